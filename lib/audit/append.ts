@@ -1,0 +1,87 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { canonicalJson, sha256Hex } from "@/lib/ledger/digest";
+
+export const GENESIS_HASH = "0".repeat(64);
+
+// Every audit writer takes this transaction-scoped lock before reading the chain
+// head, so concurrent transactions append one after another and the chain never forks.
+const AUDIT_CHAIN_LOCK_ID = 4_242_001;
+
+export type AuditActor = { id: string | null; email: string | null; roles: Role[] };
+
+export const SYSTEM_ACTOR: AuditActor = { id: null, email: null, roles: [] };
+
+export type AuditInput = {
+  actor: AuditActor;
+  action: string;
+  tenantId?: string | null;
+  targetType?: string | null;
+  targetId?: string | null;
+  reason?: string | null;
+  evidenceRef?: string | null;
+  beforeStatus?: string | null;
+  afterStatus?: string | null;
+  requestId?: string | null;
+  details?: Prisma.InputJsonValue | null;
+  occurredAt?: Date;
+};
+
+/** The fields a row's hash covers, in the shape verification recomputes them from. */
+export type AuditContent = {
+  occurredAt: string;
+  actorId: string | null;
+  actorEmail: string | null;
+  actorRoles: string[];
+  action: string;
+  tenantId: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  reason: string | null;
+  evidenceRef: string | null;
+  beforeStatus: string | null;
+  afterStatus: string | null;
+  requestId: string | null;
+  details: unknown;
+};
+
+export function auditHash(prevHash: string, content: AuditContent): string {
+  return sha256Hex(`${prevHash}\n${canonicalJson(content)}`);
+}
+
+/**
+ * Appends one audit event inside the caller's transaction, so the event exists
+ * exactly when the change it records does.
+ */
+export async function appendAudit(tx: Prisma.TransactionClient, input: AuditInput) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_ID})`;
+  const head = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
+  const prevHash = head?.hash ?? GENESIS_HASH;
+  const occurredAt = input.occurredAt ?? new Date();
+  const content: AuditContent = {
+    occurredAt: occurredAt.toISOString(),
+    actorId: input.actor.id,
+    actorEmail: input.actor.email,
+    actorRoles: [...input.actor.roles].sort(),
+    action: input.action,
+    tenantId: input.tenantId ?? null,
+    targetType: input.targetType ?? null,
+    targetId: input.targetId ?? null,
+    reason: input.reason ?? null,
+    evidenceRef: input.evidenceRef ?? null,
+    beforeStatus: input.beforeStatus ?? null,
+    afterStatus: input.afterStatus ?? null,
+    requestId: input.requestId ?? null,
+    details: input.details ?? null,
+  };
+  return tx.auditEvent.create({
+    data: {
+      ...content,
+      actorRoles: content.actorRoles as Role[],
+      occurredAt,
+      details: input.details ?? undefined,
+      prevHash,
+      hash: auditHash(prevHash, content),
+    },
+  });
+}

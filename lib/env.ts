@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+// Every process.env read in Reckon happens here, once.
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+    NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
+    SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_NAME: z.string().min(1).default("SSO"),
+  })
+  .superRefine((e, ctx) => {
+    if (e.DATABASE_URL && !e.NEXTAUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["NEXTAUTH_SECRET"],
+        message: "NEXTAUTH_SECRET is required when DATABASE_URL is set (only the embedded demo may run without it)",
+      });
+    }
+    const oidc = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
+    if (oidc !== 0 && oidc !== 3) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["OIDC_ISSUER"],
+        message: "SSO needs all of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema> & {
+  /** true when running on the embedded PGlite database (the demo). */
+  embedded: boolean;
+  sessionSecret: string;
+  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
+};
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = result.data;
+  const embedded = !e.DATABASE_URL;
+  return {
+    ...e,
+    embedded,
+    sessionSecret: e.NEXTAUTH_SECRET ?? demoSecret(e.PGLITE_DIR),
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
+        : null,
+  };
+}
+
+// The embedded demo signs sessions with a random secret kept beside its data,
+// so a restart keeps people signed in and no secret is ever committed.
+function demoSecret(pgliteDir: string): string {
+  const file = path.join(path.dirname(path.resolve(pgliteDir)), "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,22 @@
+import type { Role } from "@/lib/auth/roles";
+
+export type Screen = { href: string; label: string; roles: readonly Role[] };
+
+const EVERYONE: readonly Role[] = ["operator", "approver", "auditor", "admin"];
+
+// Only screens that exist are listed; each page checks the same roles on the server.
+export const SCREENS: readonly Screen[] = [
+  { href: "/", label: "Overview", roles: EVERYONE },
+  { href: "/providers", label: "Providers", roles: EVERYONE },
+  { href: "/admin/users", label: "Users", roles: ["admin"] },
+];
+
+export function screensFor(roles: readonly Role[]): Screen[] {
+  return SCREENS.filter((s) => s.roles.some((r) => roles.includes(r)));
+}
+
+export function screenRoles(href: string): readonly Role[] {
+  const screen = SCREENS.find((s) => s.href === href);
+  if (!screen) throw new Error(`No screen ${href}`);
+  return screen.roles;
+}

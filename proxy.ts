@@ -1,0 +1,20 @@
+import { getToken } from "next-auth/jwt";
+import { NextResponse, type NextRequest } from "next/server";
+import { getEnv } from "@/lib/env";
+
+// An early, optimistic redirect for anonymous visitors. It is not the access
+// check: every page, route handler and server action checks the role itself.
+export async function proxy(request: NextRequest) {
+  const token = await getToken({ req: request, secret: getEnv().sessionSecret });
+  if (token?.uid) return NextResponse.next();
+  if (request.nextUrl.pathname.startsWith("/api/")) {
+    return NextResponse.json({ error: "unauthenticated", message: "Sign in first." }, { status: 401 });
+  }
+  const login = new URL("/login", request.url);
+  login.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+  return NextResponse.redirect(login);
+}
+
+export const config = {
+  matcher: ["/((?!login|api/auth|api/health|_next/static|_next/image|favicon.ico|robots.txt).*)"],
+};
