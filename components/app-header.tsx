@@ -12,7 +12,8 @@ export function AppHeader({ user }: { user: SessionUser }) {
         <NavLinks screens={screensFor(user.roles).map(({ href, label }) => ({ href, label }))} />
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span aria-label="Signed in as">
-            <span className="font-medium">{user.name}</span> <span className="text-slate-400">{user.email}</span>
+            <span className="font-medium">{user.name}</span>{" "}
+            <span className="text-slate-400">{user.email}</span>
           </span>
           <ul aria-label="Your roles" className="flex gap-1">
             {user.roles.map((r) => (

@@ -17,7 +17,11 @@ export function StatusBar({ label, counts }: { label: string; counts: Record<Int
     .map((s) => `${STATUS_LABELS[s]} ${counts[s]}`)
     .join(", ");
   return (
-    <div role="img" aria-label={`${label}: ${description || "no intents"}`} className="flex h-4 w-full overflow-hidden rounded bg-slate-200">
+    <div
+      role="img"
+      aria-label={`${label}: ${description || "no intents"}`}
+      className="flex h-4 w-full overflow-hidden rounded bg-slate-200"
+    >
       {total > 0 &&
         INTENT_STATUSES.filter((s) => counts[s] > 0).map((s) => (
           <div

@@ -7,7 +7,9 @@ for (const user of USERS) {
 
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link")).toHaveText([...user.nav]);
-    await expect(page.getByRole("list", { name: "Your roles" }).getByRole("listitem")).toHaveText([...user.roles]);
+    await expect(page.getByRole("list", { name: "Your roles" }).getByRole("listitem")).toHaveText([
+      ...user.roles,
+    ]);
     await expect(page.getByText(user.email)).toBeVisible();
 
     // Real figures from the seeded ledger, not placeholders.
@@ -28,7 +30,9 @@ for (const user of USERS) {
 
 test("a wrong password is refused and nothing opens", async ({ page }) => {
   await signIn(page, "operator@demo.test", "not-the-password");
-  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(
+    "Wrong email or password.",
+  );
   await expect(page).toHaveURL(/\/login/);
   await page.goto("/providers");
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fproviders$/);
@@ -36,7 +40,9 @@ test("a wrong password is refused and nothing opens", async ({ page }) => {
 
 test("an unknown email gets the same answer as a wrong password", async ({ page }) => {
   await signIn(page, "nobody@demo.test", "reckon-demo");
-  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(
+    "Wrong email or password.",
+  );
 });
 
 for (const url of CONSOLE_URLS) {

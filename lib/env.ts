@@ -10,7 +10,12 @@ const schema = z
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     PGLITE_DIR: z.string().min(1).default(".data/pglite"),
     NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
-    SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
+    SESSION_MAX_AGE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(8 * 3600),
     OIDC_ISSUER: z.url().optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -21,7 +26,8 @@ const schema = z
       ctx.addIssue({
         code: "custom",
         path: ["NEXTAUTH_SECRET"],
-        message: "NEXTAUTH_SECRET is required when DATABASE_URL is set (only the embedded demo may run without it)",
+        message:
+          "NEXTAUTH_SECRET is required when DATABASE_URL is set (only the embedded demo may run without it)",
       });
     }
     const oidc = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
@@ -56,7 +62,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     sessionSecret: e.NEXTAUTH_SECRET ?? demoSecret(e.PGLITE_DIR),
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
-        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            name: e.OIDC_NAME,
+          }
         : null,
   };
 }

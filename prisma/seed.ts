@@ -11,7 +11,9 @@ try {
   if (report) {
     console.log(`Seeded ${describeTarget(database.target)}:`, JSON.stringify(report));
   } else {
-    console.log(`${describeTarget(database.target)} already has tenants; nothing seeded (history is never deleted).`);
+    console.log(
+      `${describeTarget(database.target)} already has tenants; nothing seeded (history is never deleted).`,
+    );
   }
 } finally {
   await database.close();

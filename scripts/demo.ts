@@ -13,9 +13,13 @@ const database = openDatabase(targetFrom(env));
 try {
   console.log(`Database: ${describeTarget(database.target)}`);
   const migrated = await migrate(database.runner);
-  console.log(`Migrations: ${migrated.applied.length} applied, ${migrated.alreadyApplied.length} already there`);
+  console.log(
+    `Migrations: ${migrated.applied.length} applied, ${migrated.alreadyApplied.length} already there`,
+  );
   const seeded = await seedDemo(database.prisma);
-  console.log(seeded ? `Seeded ${seeded.intents} intents over ${seeded.tenants} tenants` : "Demo data already present");
+  console.log(
+    seeded ? `Seeded ${seeded.intents} intents over ${seeded.tenants} tenants` : "Demo data already present",
+  );
 } finally {
   // PGlite allows one process on its folder: let go before the server opens it.
   await database.close();
@@ -25,7 +29,9 @@ console.log("Building the console (next build)…");
 const build = spawnSync("npx", ["next", "build"], { stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const server = spawn("npx", ["next", "start", "-p", String(port)], { stdio: ["ignore", "inherit", "inherit"] });
+const server = spawn("npx", ["next", "start", "-p", String(port)], {
+  stdio: ["ignore", "inherit", "inherit"],
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
 

@@ -6,7 +6,9 @@ import { getEnv } from "@/lib/env";
 const database = openDatabase(targetFrom(getEnv()));
 try {
   const report = await migrate(database.runner);
-  console.log(`Migrations on ${describeTarget(database.target)}: ${report.applied.length} applied, ${report.alreadyApplied.length} already there`);
+  console.log(
+    `Migrations on ${describeTarget(database.target)}: ${report.applied.length} applied, ${report.alreadyApplied.length} already there`,
+  );
   for (const name of report.applied) console.log(`  applied ${name}`);
 } finally {
   await database.close();

@@ -30,7 +30,10 @@ export function OverviewFigures({ initial }: { initial: Overview }) {
         {INTENT_STATUSES.map((s) => (
           <div key={s} className="rounded border border-slate-200 bg-white p-3">
             <div className="text-xs text-slate-500">{STATUS_LABELS[s]}</div>
-            <div className={`text-2xl font-semibold ${s === "unknown" && data.totals[s] > 0 ? "text-red-700" : ""}`} data-testid={`total-${s}`}>
+            <div
+              className={`text-2xl font-semibold ${s === "unknown" && data.totals[s] > 0 ? "text-red-700" : ""}`}
+              data-testid={`total-${s}`}
+            >
               {number.format(data.totals[s])}
             </div>
           </div>
@@ -43,7 +46,11 @@ export function OverviewFigures({ initial }: { initial: Overview }) {
             By tenant
           </h2>
           <span className="text-xs text-slate-500" aria-live="polite">
-            {isError ? "Live refresh failed; showing the last figures" : isFetching ? "Refreshing…" : `Updated ${new Date(data.generatedAt).toLocaleTimeString()}`}
+            {isError
+              ? "Live refresh failed; showing the last figures"
+              : isFetching
+                ? "Refreshing…"
+                : `Updated ${new Date(data.generatedAt).toLocaleTimeString()}`}
           </span>
           <div className="ml-auto">
             <StatusLegend />
@@ -84,7 +91,10 @@ export function OverviewFigures({ initial }: { initial: Overview }) {
                   {t.tenantName} <span className="text-xs font-normal text-slate-500">{t.tenantId}</span>
                 </th>
                 {INTENT_STATUSES.map((s) => (
-                  <td key={s} className={`py-1 tabular-nums ${s === "unknown" && t.byStatus[s] > 0 ? "font-semibold text-red-700" : ""}`}>
+                  <td
+                    key={s}
+                    className={`py-1 tabular-nums ${s === "unknown" && t.byStatus[s] > 0 ? "font-semibold text-red-700" : ""}`}
+                  >
                     {number.format(t.byStatus[s])}
                   </td>
                 ))}

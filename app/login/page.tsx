@@ -28,7 +28,9 @@ export default async function LoginPage({ searchParams }: Props) {
         <LoginForm
           callbackUrl={callbackUrl}
           sso={env.oidc ? { name: env.oidc.name } : null}
-          initialError={params.error === "AccessDenied" ? "Your SSO account is not provisioned in Reckon." : null}
+          initialError={
+            params.error === "AccessDenied" ? "Your SSO account is not provisioned in Reckon." : null
+          }
         />
       </div>
     </main>

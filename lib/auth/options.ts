@@ -30,12 +30,24 @@ export function authOptions(): NextAuthOptions {
   const providers: NextAuthOptions["providers"] = [
     CredentialsProvider({
       name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
       async authorize(raw, req) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        const result = await signInWithPassword(db, { ...parsed.data, requestId: requestIdFrom(req.headers) });
-        if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name, roles: result.user.roles };
+        const result = await signInWithPassword(db, {
+          ...parsed.data,
+          requestId: requestIdFrom(req.headers),
+        });
+        if (result.ok)
+          return {
+            id: result.user.id,
+            email: result.user.email,
+            name: result.user.name,
+            roles: result.user.roles,
+          };
         if (result.reason === "locked") throw new Error(`${LOCKED_PREFIX}${result.retryAt.toISOString()}`);
         return null;
       },
@@ -52,7 +64,11 @@ export function authOptions(): NextAuthOptions {
       authorization: { params: { scope: "openid email profile" } },
       idToken: true,
       checks: ["pkce", "state"],
-      profile: (p: { sub: string; email?: string; name?: string }) => ({ id: p.sub, email: p.email ?? null, name: p.name ?? null }),
+      profile: (p: { sub: string; email?: string; name?: string }) => ({
+        id: p.sub,
+        email: p.email ?? null,
+        name: p.name ?? null,
+      }),
     });
   }
 
@@ -70,11 +86,16 @@ export function authOptions(): NextAuthOptions {
         const known = email ? await db.user.findUnique({ where: { email } }) : null;
         await db.$transaction((tx) =>
           appendAudit(tx, {
-            actor: known ? { id: known.id, email: known.email, roles: known.roles } : { id: null, email: null, roles: [] },
+            actor: known
+              ? { id: known.id, email: known.email, roles: known.roles }
+              : { id: null, email: null, roles: [] },
             action: known && !known.disabled ? "auth.sign_in" : "auth.sign_in_failed",
             targetType: "user",
             targetId: known?.id ?? null,
-            details: { method: "oidc", cause: known ? (known.disabled ? "disabled" : null) : "not_provisioned" },
+            details: {
+              method: "oidc",
+              cause: known ? (known.disabled ? "disabled" : null) : "not_provisioned",
+            },
           }),
         );
         return Boolean(known && !known.disabled);
@@ -95,7 +116,12 @@ export function authOptions(): NextAuthOptions {
         return token;
       },
       session({ session, token }) {
-        session.user = { id: token.uid ?? "", email: token.email ?? "", name: token.name ?? "", roles: token.roles ?? [] };
+        session.user = {
+          id: token.uid ?? "",
+          email: token.email ?? "",
+          name: token.name ?? "",
+          roles: token.roles ?? [],
+        };
         return session;
       },
     },

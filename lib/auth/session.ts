@@ -23,7 +23,10 @@ export const currentUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions());
   const id = session?.user?.id;
   if (!id) return null;
-  const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, roles: true, disabled: true } });
+  const user = await db.user.findUnique({
+    where: { id },
+    select: { id: true, email: true, name: true, roles: true, disabled: true },
+  });
   if (!user || user.disabled) return null;
   return { id: user.id, email: user.email, name: user.name, roles: user.roles };
 });

@@ -35,12 +35,17 @@ export async function signInWithPassword(
     await burnPasswordCheck(input.password);
     await prisma.$transaction((tx) =>
       appendAudit(tx, {
-        actor: user ? { id: user.id, email: user.email, roles: user.roles } : { id: null, email: null, roles: [] },
+        actor: user
+          ? { id: user.id, email: user.email, roles: user.roles }
+          : { id: null, email: null, roles: [] },
         action: "auth.sign_in_failed",
         targetType: "user",
         targetId: user?.id ?? null,
         requestId,
-        details: { cause: user ? (user.disabled ? "disabled" : "no_password") : "unknown_email", emailDigest: sha256Hex(email) },
+        details: {
+          cause: user ? (user.disabled ? "disabled" : "no_password") : "unknown_email",
+          emailDigest: sha256Hex(email),
+        },
         occurredAt: now,
       }),
     );
@@ -65,7 +70,10 @@ export async function signInWithPassword(
 
   if (!(await verifyPassword(input.password, user.passwordHash))) {
     const lockedUntil = await prisma.$transaction(async (tx) => {
-      const updated = await tx.user.update({ where: { id: user.id }, data: { failedSignIns: { increment: 1 } } });
+      const updated = await tx.user.update({
+        where: { id: user.id },
+        data: { failedSignIns: { increment: 1 } },
+      });
       const until = lockUntilAfterFailure(updated.failedSignIns, now);
       if (until) await tx.user.update({ where: { id: user.id }, data: { lockedUntil: until } });
       await appendAudit(tx, {
@@ -74,16 +82,25 @@ export async function signInWithPassword(
         targetType: "user",
         targetId: user.id,
         requestId,
-        details: { cause: "wrong_password", consecutiveFailures: updated.failedSignIns, lockedUntil: until?.toISOString() ?? null },
+        details: {
+          cause: "wrong_password",
+          consecutiveFailures: updated.failedSignIns,
+          lockedUntil: until?.toISOString() ?? null,
+        },
         occurredAt: now,
       });
       return until;
     });
-    return lockedUntil ? { ok: false, reason: "locked", retryAt: lockedUntil } : { ok: false, reason: "invalid" };
+    return lockedUntil
+      ? { ok: false, reason: "locked", retryAt: lockedUntil }
+      : { ok: false, reason: "invalid" };
   }
 
   await prisma.$transaction(async (tx) => {
-    await tx.user.update({ where: { id: user.id }, data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: now } });
+    await tx.user.update({
+      where: { id: user.id },
+      data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: now },
+    });
     await appendAudit(tx, {
       actor,
       action: "auth.sign_in",

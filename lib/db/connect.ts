@@ -18,7 +18,9 @@ export type Database = {
 };
 
 export function targetFrom(env: { DATABASE_URL?: string; PGLITE_DIR: string }): DatabaseTarget {
-  return env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dir: env.PGLITE_DIR };
+  return env.DATABASE_URL
+    ? { kind: "postgres", url: env.DATABASE_URL }
+    : { kind: "pglite", dir: env.PGLITE_DIR };
 }
 
 export function describeTarget(target: DatabaseTarget): string {
@@ -44,7 +46,8 @@ export function openDatabase(target: DatabaseTarget): Database {
             exec: async (sql) => {
               await client.query(sql);
             },
-            query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+            query: async <T>(sql: string, params: unknown[] = []) =>
+              (await client.query(sql, params)).rows as T[],
           });
           await client.query("COMMIT");
           return result;

@@ -48,7 +48,9 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 export class MigrationDriftError extends Error {
   constructor(readonly migration: string) {
-    super(`Migration ${migration} was changed after it was applied; add a new migration instead of editing it`);
+    super(
+      `Migration ${migration} was changed after it was applied; add a new migration instead of editing it`,
+    );
     this.name = "MigrationDriftError";
   }
 }

@@ -17,11 +17,17 @@ export function withRole<Ctx>(
       return await handler(request, user, context);
     } catch (error) {
       if (error instanceof AuthError) {
-        return Response.json({ error: error.code, message: error.message }, { status: error.code === "unauthenticated" ? 401 : 403 });
+        return Response.json(
+          { error: error.code, message: error.message },
+          { status: error.code === "unauthenticated" ? 401 : 403 },
+        );
       }
       const errorId = randomUUID();
       console.error(`[${errorId}]`, error);
-      return Response.json({ error: "internal", message: `Unexpected error (id ${errorId})`, errorId }, { status: 500 });
+      return Response.json(
+        { error: "internal", message: `Unexpected error (id ${errorId})`, errorId },
+        { status: 500 },
+      );
     }
   };
 }

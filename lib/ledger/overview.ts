@@ -9,7 +9,12 @@ export type TenantFigures = {
   needsOperator: number;
 };
 
-export type Overview = { tenants: TenantFigures[]; totals: Record<IntentStatus, number>; total: number; generatedAt: string };
+export type Overview = {
+  tenants: TenantFigures[];
+  totals: Record<IntentStatus, number>;
+  total: number;
+  generatedAt: string;
+};
 
 function zeroes(): Record<IntentStatus, number> {
   return Object.fromEntries(INTENT_STATUSES.map((s) => [s, 0])) as Record<IntentStatus, number>;
@@ -24,7 +29,10 @@ export async function ledgerOverview(prisma: PrismaClient): Promise<Overview> {
   ]);
   const totals = zeroes();
   const rows = new Map<string, TenantFigures>(
-    tenants.map((t) => [t.id, { tenantId: t.id, tenantName: t.name, total: 0, byStatus: zeroes(), needsOperator: 0 }]),
+    tenants.map((t) => [
+      t.id,
+      { tenantId: t.id, tenantName: t.name, total: 0, byStatus: zeroes(), needsOperator: 0 },
+    ]),
   );
   for (const g of groups) {
     const row = rows.get(g.tenantId);

@@ -70,13 +70,33 @@ const THRESHOLDS: Record<string, [bigint, bigint]> = {
 };
 
 const TEMPLATES = ["receipt", "payment-failed", "booking-confirmation", "password-reset", "invoice-due"];
-const FIRST_NAMES = ["jane", "omar", "li", "sofia", "kwame", "ines", "mateo", "yuki", "noah", "amelie", "ravi", "zoe"];
+const FIRST_NAMES = [
+  "jane",
+  "omar",
+  "li",
+  "sofia",
+  "kwame",
+  "ines",
+  "mateo",
+  "yuki",
+  "noah",
+  "amelie",
+  "ravi",
+  "zoe",
+];
 const DOMAINS = ["example.com", "example.org", "mail.example.net"];
 const UNKNOWN_CAUSES = ["timeout", "connection_reset", "worker_lost", "response_lost"];
 const RETRIABLE = ["http_429", "http_500", "http_503"];
 
 export type SeedOptions = { intents?: number; seed?: number; now?: Date };
-export type SeedReport = { users: number; tenants: number; providers: number; intents: number; attempts: number; byStatus: Record<string, number> };
+export type SeedReport = {
+  users: number;
+  tenants: number;
+  providers: number;
+  intents: number;
+  attempts: number;
+  byStatus: Record<string, number>;
+};
 
 /** Seeds users, tenants, providers, thresholds and a synthetic ledger; skips if tenants already exist. */
 export async function seedDemo(prisma: PrismaClient, options: SeedOptions = {}): Promise<SeedReport | null> {
@@ -159,8 +179,20 @@ function syntheticLedger(r: Rng, count: number, now: Date): { intents: IntentRow
   const attempts: AttemptRow[] = [];
   const dayMs = 86_400_000;
 
-  const addAttempts = (intent: IntentRow, finalOutcome: AttemptOutcome, finalError: string | null, start: Date) => {
-    const retries = finalOutcome === "in_flight" ? 0 : r.weighted([[0, 0.8], [1, 0.15], [2, 0.05]] as const);
+  const addAttempts = (
+    intent: IntentRow,
+    finalOutcome: AttemptOutcome,
+    finalError: string | null,
+    start: Date,
+  ) => {
+    const retries =
+      finalOutcome === "in_flight"
+        ? 0
+        : r.weighted([
+            [0, 0.8],
+            [1, 0.15],
+            [2, 0.05],
+          ] as const);
     let t = start.getTime();
     for (let n = 1; n <= retries + 1; n++) {
       const last = n === retries + 1;
@@ -172,7 +204,8 @@ function syntheticLedger(r: Rng, count: number, now: Date): { intents: IntentRow
         attemptNo: n,
         leaseOwner: `worker-${r.int(1, 8)}`,
         startedAt: new Date(t),
-        finishedAt: last && (finalOutcome === "in_flight" || finalOutcome === "unknown") ? null : new Date(t + took),
+        finishedAt:
+          last && (finalOutcome === "in_flight" || finalOutcome === "unknown") ? null : new Date(t + took),
         outcome: last ? finalOutcome : "rejected",
         errorClass: last ? finalError : r.pick(RETRIABLE),
         providerRequestId: `req_${r.id(14)}`,
@@ -196,7 +229,11 @@ function syntheticLedger(r: Rng, count: number, now: Date): { intents: IntentRow
     ] as const);
     const ageMs =
       status === "unknown"
-        ? r.weighted([[r.int(2, 55) * 60_000, 0.4], [r.int(1, 23) * 3_600_000, 0.35], [r.int(25, 120) * 3_600_000, 0.25]] as const)
+        ? r.weighted([
+            [r.int(2, 55) * 60_000, 0.4],
+            [r.int(1, 23) * 3_600_000, 0.35],
+            [r.int(25, 120) * 3_600_000, 0.25],
+          ] as const)
         : status === "dispatched" || status === "prepared"
           ? r.int(1, 20) * 1000
           : r.int(1, 30 * 24 * 60) * 60_000;
@@ -228,8 +265,19 @@ function syntheticLedger(r: Rng, count: number, now: Date): { intents: IntentRow
         amountMinor,
         currency,
         customerRef: `invoice/${invoice}`,
-        requestSummary: { amount_minor: amountMinor.toString(), currency, customer, description: `Invoice ${invoice}` },
-        requestDigest: digest({ amount: amountMinor.toString(), currency, customer, metadata: { intent_key: `invoice:${invoice}:collect:v1` }, payment_method: `pm_${r.id(12)}` }),
+        requestSummary: {
+          amount_minor: amountMinor.toString(),
+          currency,
+          customer,
+          description: `Invoice ${invoice}`,
+        },
+        requestDigest: digest({
+          amount: amountMinor.toString(),
+          currency,
+          customer,
+          metadata: { intent_key: `invoice:${invoice}:collect:v1` },
+          payment_method: `pm_${r.id(12)}`,
+        }),
       });
     } else {
       const order = `ord_${tenant.id.slice(0, 3)}${String(10_000 + n)}`;
@@ -264,7 +312,14 @@ function syntheticLedger(r: Rng, count: number, now: Date): { intents: IntentRow
         base.resolvedAt = new Date(base.lastAttemptAt!.getTime() + r.int(80, 2000));
         break;
       case "rejected":
-        addAttempts(base, "rejected", isCharge ? r.pick(["card_declined", "insufficient_funds", "expired_card"]) : r.pick(["invalid_recipient", "suppressed"]), started);
+        addAttempts(
+          base,
+          "rejected",
+          isCharge
+            ? r.pick(["card_declined", "insufficient_funds", "expired_card"])
+            : r.pick(["invalid_recipient", "suppressed"]),
+          started,
+        );
         base.resolvedAt = new Date(base.lastAttemptAt!.getTime() + r.int(80, 2000));
         break;
       case "unknown":
@@ -280,7 +335,11 @@ function syntheticLedger(r: Rng, count: number, now: Date): { intents: IntentRow
 
     // Some confirmed charges were later refunded through a compensation intent.
     if (isCharge && status === "confirmed" && ageMs > dayMs && r.chance(0.05)) {
-      const refundStatus: IntentStatus = r.weighted([["confirmed", 0.8], ["unknown", 0.1], ["dispatched", 0.1]] as const);
+      const refundStatus: IntentStatus = r.weighted([
+        ["confirmed", 0.8],
+        ["unknown", 0.1],
+        ["dispatched", 0.1],
+      ] as const);
       status = refundStatus === "confirmed" ? "compensated" : "compensating";
       base.status = status;
       base.version = 3;

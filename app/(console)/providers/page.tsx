@@ -23,13 +23,17 @@ export default async function ProvidersPage() {
       <div>
         <h1 className="text-2xl font-semibold">Providers</h1>
         <p className="text-sm text-slate-600">
-          What each provider promises: how long it remembers an idempotency key, how late its search may show an effect, and
-          how Reckon can look an effect up.
+          What each provider promises: how long it remembers an idempotency key, how late its search may show
+          an effect, and how Reckon can look an effect up.
         </p>
       </div>
       <div className="grid gap-4 md:grid-cols-2">
         {providers.map((p) => (
-          <section key={p.id} aria-labelledby={`provider-${p.id}`} className="rounded border border-slate-200 bg-white p-4">
+          <section
+            key={p.id}
+            aria-labelledby={`provider-${p.id}`}
+            className="rounded border border-slate-200 bg-white p-4"
+          >
             <h2 id={`provider-${p.id}`} className="text-lg font-semibold">
               {p.name} <span className="text-sm font-normal text-slate-500">{p.id}</span>
             </h2>
