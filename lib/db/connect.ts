@@ -32,6 +32,9 @@ export function describeTarget(target: DatabaseTarget): string {
 export function openDatabase(target: DatabaseTarget): Database {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection can be cut by the server (restart, failover, admin). Without a
+    // listener, node-postgres turns that into an uncaught exception that ends the process.
+    pool.on("error", (error) => console.warn(`PostgreSQL dropped an idle connection: ${error.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     const runner: SqlRunner = {
       exec: async (sql) => {
