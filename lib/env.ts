@@ -22,14 +22,6 @@ const schema = z
     OIDC_NAME: z.string().min(1).default("SSO"),
   })
   .superRefine((e, ctx) => {
-    if (e.DATABASE_URL && !e.NEXTAUTH_SECRET) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["NEXTAUTH_SECRET"],
-        message:
-          "NEXTAUTH_SECRET is required when DATABASE_URL is set (only the embedded demo may run without it)",
-      });
-    }
     const oidc = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
     if (oidc !== 0 && oidc !== 3) {
       ctx.addIssue({
@@ -56,10 +48,21 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const e = result.data;
   const embedded = !e.DATABASE_URL;
+  let secret = e.NEXTAUTH_SECRET;
   return {
     ...e,
     embedded,
-    sessionSecret: e.NEXTAUTH_SECRET ?? demoSecret(e.PGLITE_DIR),
+    // Read when sessions are first signed, so workers and scripts need no secret.
+    get sessionSecret() {
+      if (secret) return secret;
+      if (!embedded) {
+        throw new Error(
+          "Invalid configuration:\n  NEXTAUTH_SECRET: NEXTAUTH_SECRET is required when DATABASE_URL is set (only the embedded demo may run without it)",
+        );
+      }
+      secret = demoSecret(e.PGLITE_DIR);
+      return secret;
+    },
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? {

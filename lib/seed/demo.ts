@@ -98,17 +98,18 @@ export type SeedReport = {
   byStatus: Record<string, number>;
 };
 
-/** Seeds users, tenants, providers, thresholds and a synthetic ledger; skips if tenants already exist. */
-export async function seedDemo(prisma: PrismaClient, options: SeedOptions = {}): Promise<SeedReport | null> {
-  if ((await prisma.tenant.count()) > 0) return null;
-  const now = options.now ?? new Date();
-  const r = rng(options.seed ?? 1);
+/** Users, tenants, provider profiles and approval thresholds: everything but the ledger. */
+export async function seedReferenceData(
+  prisma: PrismaClient,
+  options: { providerBaseUrl?: string | null } = {},
+) {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-
   const users = DEMO_USERS.map((u) => ({ ...u, id: randomUUID(), passwordHash }));
   await prisma.$transaction(async (tx) => {
     await tx.tenant.createMany({ data: [...DEMO_TENANTS] });
-    await tx.providerProfile.createMany({ data: DEMO_PROVIDERS });
+    await tx.providerProfile.createMany({
+      data: DEMO_PROVIDERS.map((p) => ({ ...p, baseUrl: options.providerBaseUrl ?? null })),
+    });
     await tx.user.createMany({ data: users });
     const admin = users.find((u) => u.roles.includes("admin"))!;
     await tx.approvalThreshold.createMany({
@@ -132,6 +133,15 @@ export async function seedDemo(prisma: PrismaClient, options: SeedOptions = {}):
       });
     }
   });
+  return users;
+}
+
+/** Seeds users, tenants, providers, thresholds and a synthetic ledger; skips if tenants already exist. */
+export async function seedDemo(prisma: PrismaClient, options: SeedOptions = {}): Promise<SeedReport | null> {
+  if ((await prisma.tenant.count()) > 0) return null;
+  const now = options.now ?? new Date();
+  const r = rng(options.seed ?? 1);
+  const users = await seedReferenceData(prisma);
 
   const { intents, attempts } = syntheticLedger(r, options.intents ?? 2100, now);
   for (let i = 0; i < intents.length; i += 500) {

@@ -19,7 +19,9 @@ describe("configuration", () => {
   });
 
   it("requires NEXTAUTH_SECRET outside the demo", () => {
-    expect(() => parseEnv({ DATABASE_URL: "postgresql://db/reckon" })).toThrow(/NEXTAUTH_SECRET is required/);
+    expect(() => parseEnv({ DATABASE_URL: "postgresql://db/reckon" }).sessionSecret).toThrow(
+      /NEXTAUTH_SECRET is required/,
+    );
     expect(() => parseEnv({ DATABASE_URL: "postgresql://db/reckon", NEXTAUTH_SECRET: "short" })).toThrow(
       /at least 32/,
     );

@@ -1,0 +1,32 @@
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { stripeClient } from "@/lib/providers/payments";
+import type { CrashPoint, WorkerDeps } from "./run-effect";
+
+export type WorkerOptions = {
+  db: PrismaClient;
+  sandboxUrl: string;
+  workerId: string;
+  stripeApiKey?: string;
+  clientTimeoutMs?: number;
+  leaseMs?: number;
+  maxAttempts?: number;
+  retryDelayMs?: number;
+  crash?: (point: CrashPoint) => void | Promise<void>;
+  now?: () => Date;
+};
+
+export function workerDeps(o: WorkerOptions): WorkerDeps {
+  const timeoutMs = o.clientTimeoutMs ?? 2_000;
+  return {
+    db: o.db,
+    stripe: stripeClient({ apiKey: o.stripeApiKey ?? "sk_test_sandbox", baseUrl: o.sandboxUrl, timeoutMs }),
+    mailer: { baseUrl: o.sandboxUrl, timeoutMs },
+    providers: { payments: "payments-sandbox", mailer: "mailer-sandbox" },
+    workerId: o.workerId,
+    leaseMs: o.leaseMs ?? 30_000,
+    maxAttempts: o.maxAttempts ?? 3,
+    retryDelayMs: o.retryDelayMs ?? 50,
+    crash: o.crash,
+    now: o.now,
+  };
+}
