@@ -20,6 +20,9 @@ const schema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     OIDC_NAME: z.string().min(1).default("SSO"),
+    SANDBOX_URL: z.url().default("http://127.0.0.1:12111"),
+    STRIPE_API_KEY: z.string().min(1).default("sk_test_sandbox"),
+    PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   })
   .superRefine((e, ctx) => {
     const oidc = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;

@@ -1,18 +1,31 @@
+import path from "node:path";
 import { describeTarget, openDatabase, targetFrom } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
-import { seedDemo } from "@/lib/seed/demo";
+import { buildSimulatedLedger } from "@/lib/simulator/ledger";
 
-// npm run db:seed — demo users, tenants, providers and a ledger, into whatever DATABASE_URL points at.
-const database = openDatabase(targetFrom(getEnv()));
+// npm run db:seed — demo users, tenants, providers, and a ledger built from simulated
+// traffic against the sandbox provider (SANDBOX_URL, or one started here that keeps its
+// state in .data/sandbox.json), into whatever DATABASE_URL points at.
+const env = getEnv();
+const database = openDatabase(targetFrom(env));
 try {
   await migrate(database.runner);
-  const report = await seedDemo(database.prisma);
-  if (report) {
-    console.log(`Seeded ${describeTarget(database.target)}:`, JSON.stringify(report));
-  } else {
+  if ((await database.prisma.effectIntent.count()) > 0) {
     console.log(
-      `${describeTarget(database.target)} already has tenants; nothing seeded (history is never deleted).`,
+      `${describeTarget(database.target)} already has a ledger; nothing seeded (history is never deleted).`,
+    );
+  } else {
+    const { summary } = await buildSimulatedLedger(database.prisma, {
+      intents: 2000,
+      seed: 1,
+      faults: "mixed",
+      sandboxUrl: process.env.SANDBOX_URL || null,
+      stateFile: path.join(path.dirname(path.resolve(env.PGLITE_DIR)), "sandbox.json"),
+      log: (line) => console.log(line),
+    });
+    console.log(
+      `Seeded ${describeTarget(database.target)}: ${JSON.stringify({ ...summary, faults: undefined })}`,
     );
   }
 } finally {

@@ -1,39 +1,77 @@
 import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
 import { describeTarget, openDatabase, targetFrom } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from "@/lib/seed/demo";
+import { spawnSandbox } from "@/lib/sandbox/process";
+import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/seed/demo";
+import { buildSimulatedLedger } from "@/lib/simulator/ledger";
 
-// npm run demo — migrate and seed the database (embedded unless DATABASE_URL is set),
-// build the console, start it, and say where to sign in.
+// npm run demo — migrate the database (embedded unless DATABASE_URL is set), start the
+// sandbox provider, build a ledger from simulated traffic against it on first run,
+// then build and start the console and say where to sign in.
 const env = getEnv();
 const port = Number(process.env.PORT ?? 3000);
+const log = (line: string) => console.log(line);
+
+// The provider's memory is kept beside the database, so unknown effects keep their
+// true answer across restarts.
+const stateFile = path.join(path.dirname(path.resolve(env.PGLITE_DIR)), "sandbox.json");
+const sandbox = await spawnSandbox({ port: Number(process.env.SANDBOX_PORT ?? 12111), stateFile });
+log(`Sandbox provider: ${sandbox.url} (state in ${path.relative(process.cwd(), stateFile)})`);
+const stopSandbox = () => void sandbox.stop();
 
 const database = openDatabase(targetFrom(env));
 try {
-  console.log(`Database: ${describeTarget(database.target)}`);
+  log(`Database: ${describeTarget(database.target)}`);
   const migrated = await migrate(database.runner);
-  console.log(
-    `Migrations: ${migrated.applied.length} applied, ${migrated.alreadyApplied.length} already there`,
-  );
-  const seeded = await seedDemo(database.prisma);
-  console.log(
-    seeded ? `Seeded ${seeded.intents} intents over ${seeded.tenants} tenants` : "Demo data already present",
-  );
+  log(`Migrations: ${migrated.applied.length} applied, ${migrated.alreadyApplied.length} already there`);
+  if ((await database.prisma.effectIntent.count()) === 0) {
+    const { summary } = await buildSimulatedLedger(database.prisma, {
+      intents: 2000,
+      seed: 1,
+      faults: "mixed",
+      sandboxUrl: sandbox.url,
+      log,
+    });
+    log(
+      `Ledger: ${summary.intents} intents, ${summary.unknown} unknown, ${summary.duplicateEffects} duplicate effects at the provider`,
+    );
+  } else {
+    log("Ledger already present");
+  }
+} catch (error) {
+  stopSandbox();
+  throw error;
 } finally {
   // PGlite allows one process on its folder: let go before the server opens it.
   await database.close();
 }
 
-console.log("Building the console (next build)…");
-const build = spawnSync("npx", ["next", "build"], { stdio: "inherit" });
-if (build.status !== 0) process.exit(build.status ?? 1);
+log("Building the console (next build)…");
+const build = spawnSync("npx", ["next", "build"], {
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+});
+if (build.status !== 0) {
+  stopSandbox();
+  process.exit(build.status ?? 1);
+}
 
 const server = spawn("npx", ["next", "start", "-p", String(port)], {
   stdio: ["ignore", "inherit", "inherit"],
+  env: { ...process.env, SANDBOX_URL: sandbox.url, NEXT_TELEMETRY_DISABLED: "1" },
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    server.kill(signal);
+    stopSandbox();
+  });
+}
+server.on("exit", (code) => {
+  stopSandbox();
+  process.exit(code ?? 0);
+});
 
 const url = `http://localhost:${port}`;
 for (let i = 0; i < 120; i++) {
@@ -45,7 +83,7 @@ for (let i = 0; i < 120; i++) {
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
-console.log(`
+log(`
 Reckon is running at ${url}/login${env.embedded ? "  (demo, embedded database)" : ""}
 
 Sign in with any of these (password: ${DEMO_PASSWORD}):

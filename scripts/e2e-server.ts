@@ -1,16 +1,23 @@
 import { spawn } from "node:child_process";
 import { openDatabase } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
-import { seedDemo } from "@/lib/seed/demo";
+import { spawnSandbox } from "@/lib/sandbox/process";
+import { buildSimulatedLedger } from "@/lib/simulator/ledger";
 import { createDatabase } from "@/test/support/postgres";
 
-// Playwright's web server: a fresh PostgreSQL database, migrated and seeded,
-// behind `next start` (the production build), exactly as users would run it.
+// Playwright's web server: a fresh PostgreSQL database, a sandbox provider process,
+// a ledger from simulated traffic, behind `next start` (the production build).
 const port = process.env.E2E_PORT ?? "3100";
 const url = await createDatabase(process.env.E2E_DATABASE ?? "reckon_e2e");
+const sandbox = await spawnSandbox();
 const database = openDatabase({ kind: "postgres", url });
 await migrate(database.runner);
-await seedDemo(database.prisma, { seed: 7 });
+await buildSimulatedLedger(database.prisma, {
+  intents: 600,
+  seed: 7,
+  faults: "mixed",
+  sandboxUrl: sandbox.url,
+});
 await database.close();
 
 const server = spawn("npx", ["next", "start", "-p", port], {
@@ -18,10 +25,18 @@ const server = spawn("npx", ["next", "start", "-p", port], {
   env: {
     ...process.env,
     DATABASE_URL: url,
+    SANDBOX_URL: sandbox.url,
     NEXTAUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
   },
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    server.kill(signal);
+    void sandbox.stop();
+  });
+}
+server.on("exit", (code) => {
+  void sandbox.stop().then(() => process.exit(code ?? 0));
+});

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedReferenceData } from "@/lib/seed/demo";
 import { freshPostgres, type TestDatabase } from "./support";
 
 // With sequential scans priced out, the planner still picks one when no index
@@ -7,7 +7,23 @@ import { freshPostgres, type TestDatabase } from "./support";
 let database: TestDatabase;
 beforeAll(async () => {
   database = await freshPostgres();
-  await seedDemo(database.prisma, { intents: 2000, seed: 3 });
+  await seedReferenceData(database.prisma);
+  await database.prisma.effectIntent.createMany({
+    data: Array.from({ length: 500 }, (_, i) => ({
+      tenantId: ["acme-shop", "globex-travel", "initech-saas"][i % 3]!,
+      intentKey: `invoice:inv_${i}:collect:v1`,
+      workflowId: `wf_${i}`,
+      stepId: "charge",
+      providerId: "payments-sandbox",
+      operation: "charge",
+      requestDigest: String(i).padStart(64, "0"),
+      requestSummary: {},
+      status: (["confirmed", "unknown", "rejected", "dispatched"] as const)[i % 4],
+      customerRef: `invoice/inv_${i}`,
+      providerResultId: `ch_${i}`,
+      createdAt: new Date(Date.now() - i * 60_000),
+    })),
+  });
   await database.runner.exec("ANALYZE");
 });
 afterAll(async () => database.dispose());

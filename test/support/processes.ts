@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import path from "node:path";
+import { spawnSandbox, type SandboxProcess as BaseSandbox } from "@/lib/sandbox/process";
 import type { Effect, RecordedRequest } from "@/lib/sandbox/state";
 import type { EffectJob } from "@/lib/worker/run-effect";
 
@@ -10,10 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE_ARGS = ["--import", "tsx"];
 
 /** The sandbox provider as a separate process on a free port, with its control API. */
-export type SandboxProcess = {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
+export type SandboxProcess = BaseSandbox & {
   effects(filter?: { intentKey?: string; idempotencyKey?: string }): Promise<Effect[]>;
   requests(): Promise<RecordedRequest[]>;
   fault(rule: {
@@ -27,16 +25,8 @@ export type SandboxProcess = {
 };
 
 export async function startSandbox(env: Record<string, string> = {}): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS, "scripts/sandbox.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, SANDBOX_PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once("line", (line) => resolve((JSON.parse(line) as { url: string }).url));
-    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
+  const base = await spawnSandbox({ env });
+  const { url } = base;
   const control = async (p: string, body?: unknown) => {
     const response = await fetch(
       `${url}${p}`,
@@ -46,15 +36,8 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
     return response.json() as Promise<unknown>;
   };
   return {
-    url,
-    child,
+    ...base,
     control,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
     effects: async (filter = {}) => {
       const q = new URLSearchParams(
         Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][],
