@@ -13,3 +13,26 @@ export function formatDuration(seconds: number): string {
   }
   return `${Math.round(seconds / 86_400)} days`;
 }
+
+const ZERO_DECIMAL = new Set(["JPY"]);
+
+/** 123456n EUR → "€1,234.56"; amounts travel as minor units (bigint or string). */
+export function formatAmount(amountMinor: bigint | string | number | null, currency: string | null): string {
+  if (amountMinor === null || currency === null) return "—";
+  const minor = Number(amountMinor);
+  const major = ZERO_DECIMAL.has(currency) ? minor : minor / 100;
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).format(major);
+  } catch {
+    return `${major} ${currency}`;
+  }
+}
+
+/** A short age: "45 s", "12 min", "3 h", "2 d". */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 172_800) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86_400)} d`;
+}

@@ -7,6 +7,7 @@ const EVERYONE: readonly Role[] = ["operator", "approver", "auditor", "admin"];
 // Only screens that exist are listed; each page checks the same roles on the server.
 export const SCREENS: readonly Screen[] = [
   { href: "/", label: "Overview", roles: EVERYONE },
+  { href: "/inbox", label: "Inbox", roles: ["operator", "approver", "auditor"] },
   { href: "/providers", label: "Providers", roles: EVERYONE },
   { href: "/admin/users", label: "Users", roles: ["admin"] },
 ];
@@ -14,6 +15,9 @@ export const SCREENS: readonly Screen[] = [
 export function screensFor(roles: readonly Role[]): Screen[] {
   return SCREENS.filter((s) => s.roles.some((r) => roles.includes(r)));
 }
+
+/** Who may act on intents (claim, look up, resolve). Everyone else reads. */
+export const OPERATOR_ROLES: readonly Role[] = ["operator"];
 
 export function screenRoles(href: string): readonly Role[] {
   const screen = SCREENS.find((s) => s.href === href);

@@ -318,7 +318,7 @@ export function markUnknown(
 }
 
 /** When a compensation is confirmed, the effect it compensates becomes compensated. */
-async function settleCompensation(tx: Prisma.TransactionClient, originalId: string, now: Date) {
+export async function settleCompensation(tx: Prisma.TransactionClient, originalId: string, now: Date) {
   const original = await loadIntent(tx, originalId);
   if (original.status === "compensating")
     await compareAndSet(tx, original, "compensation_confirmed", { updatedAt: now });
@@ -348,26 +348,25 @@ export async function sweepExpiredLeases(db: PrismaClient, now = new Date()): Pr
 
 /**
  * Prepares a compensating intent (e.g. a refund) linked to the effect it undoes and
- * moves that effect to compensating, in one transaction. Running it again returns
- * the same compensation.
+ * moves that effect to compensating, in the caller's transaction. Running it again
+ * returns the same compensation.
  */
-export async function prepareCompensation(
-  db: PrismaClient,
+export async function prepareCompensationIn(
+  tx: Prisma.TransactionClient,
   input: PrepareInput & { compensatesId: string },
-  now = new Date(),
+  now: Date,
+  originalData: Prisma.EffectIntentUpdateManyMutationInput = {},
 ): Promise<{ intent: EffectIntent; created: boolean }> {
-  const existing = await db.effectIntent.findUnique({
+  const existing = await tx.effectIntent.findUnique({
     where: { tenantId_intentKey: { tenantId: input.tenantId, intentKey: input.intentKey } },
   });
-  if (existing) return prepare(db, input, now);
-  return db.$transaction(async (tx) => {
-    const original = await loadIntent(tx, input.compensatesId);
-    if (original.tenantId !== input.tenantId)
-      throw new LedgerError(
-        "refused",
-        "A compensation must belong to the tenant of the effect it compensates",
-      );
-    await compareAndSet(tx, original, "start_compensation", { updatedAt: now });
-    return prepare(tx, input, now);
-  });
+  if (existing) return prepare(tx, input, now);
+  const original = await loadIntent(tx, input.compensatesId);
+  if (original.tenantId !== input.tenantId) throw new LedgerError("refused", "A compensation must belong to the tenant of the effect it compensates");
+  await compareAndSet(tx, original, "start_compensation", { ...originalData, updatedAt: now });
+  return prepare(tx, input, now);
+}
+
+export function prepareCompensation(db: PrismaClient, input: PrepareInput & { compensatesId: string }, now = new Date()) {
+  return db.$transaction((tx) => prepareCompensationIn(tx, input, now));
 }

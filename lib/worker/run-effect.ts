@@ -93,6 +93,36 @@ export type JobResult = {
   detail?: string;
 };
 
+/**
+ * The refund that compensates a charge: the one request both the console (when it
+ * prepares a compensation) and the worker (when it sends it) build, so its digest
+ * is the same wherever it is prepared.
+ */
+export function refundRequest(
+  job: { tenantId: string; intentKey: string; workflowId: string; stepId: string; compensatesKey: string; customerRef: string },
+  chargeId: string,
+  original: Pick<EffectIntent, "id" | "amountMinor" | "currency">,
+  providerId: string,
+) {
+  const key = providerIdempotencyKey(job.tenantId, job.intentKey);
+  const request = { charge: chargeId, amount: Number(original.amountMinor), metadata: { intent_key: job.intentKey, idempotency_key: key, tenant: job.tenantId } };
+  const prepare: PrepareInput & { compensatesId: string } = {
+    tenantId: job.tenantId,
+    intentKey: job.intentKey,
+    workflowId: job.workflowId,
+    stepId: job.stepId,
+    customerRef: job.customerRef,
+    providerId,
+    operation: "refund",
+    request: { path: "/v1/refunds", idempotencyKey: key, params: request },
+    summary: { charge: chargeId, amount_minor: String(original.amountMinor), currency: original.currency, refunds: job.compensatesKey },
+    amountMinor: original.amountMinor,
+    currency: original.currency,
+    compensatesId: original.id,
+  };
+  return { request, prepare };
+}
+
 type Planned = {
   prepare: PrepareInput;
   call: () => Promise<CallOutcome>;
@@ -141,38 +171,12 @@ async function plan(deps: WorkerDeps, job: EffectJob): Promise<Planned | JobResu
   }
 
   if (job.kind === "refund") {
-    const original = await deps.db.effectIntent.findUnique({
-      where: { tenantId_intentKey: { tenantId: job.tenantId, intentKey: job.compensatesKey } },
-    });
+    const original = await deps.db.effectIntent.findUnique({ where: { tenantId_intentKey: { tenantId: job.tenantId, intentKey: job.compensatesKey } } });
     if (!original?.providerResultId || !original.amountMinor) {
-      return {
-        intentKey: job.intentKey,
-        intentId: null,
-        outcome: "refused",
-        detail: `${job.compensatesKey} has no confirmed charge to refund`,
-      };
+      return { intentKey: job.intentKey, intentId: null, outcome: "refused", detail: `${job.compensatesKey} has no confirmed charge to refund` };
     }
-    const request = { charge: original.providerResultId, amount: Number(original.amountMinor), metadata };
-    return {
-      prepare: {
-        ...base,
-        providerId: deps.providers.payments,
-        operation: "refund",
-        request: { path: "/v1/refunds", idempotencyKey: key, params: request },
-        summary: {
-          charge: original.providerResultId,
-          amount_minor: String(original.amountMinor),
-          currency: original.currency,
-          refunds: job.compensatesKey,
-        },
-        amountMinor: original.amountMinor,
-        currency: original.currency,
-        compensatesId: original.id,
-      },
-      call: () => createRefund(deps.stripe, request, key),
-      idempotent: true,
-      compensatesId: original.id,
-    };
+    const refund = refundRequest(job, original.providerResultId, original, deps.providers.payments);
+    return { ...refund, call: () => createRefund(deps.stripe, refund.request, key), idempotent: true, compensatesId: original.id };
   }
 
   const request = { to: job.to, template: job.template, variables: job.variables, metadata };

@@ -1,0 +1,12 @@
+import { db } from "@/lib/db";
+import { withRole } from "@/lib/http/route";
+import { json } from "@/lib/http/mutation";
+import { inboxPage, parseInboxFilters } from "@/lib/inbox/query";
+import { screenRoles } from "@/lib/nav";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withRole(screenRoles("/inbox"), async (request, user) => {
+  const filters = parseInboxFilters(new URL(request.url).searchParams);
+  return Response.json(json({ ...(await inboxPage(db, filters, user.id)), now: new Date().toISOString() }));
+});

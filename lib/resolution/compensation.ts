@@ -1,0 +1,45 @@
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { appendAudit } from "@/lib/audit/append";
+import { workerDeps } from "@/lib/worker/deps";
+import { runEffect, type JobResult } from "@/lib/worker/run-effect";
+import { auditActor, type Actor } from "./actor";
+
+/**
+ * Sends a prepared compensation through the effect protocol, like any worker would.
+ * Its deterministic key and the protocol's lease make a second call harmless: the
+ * provider sees one refund however often this runs.
+ */
+export async function dispatchCompensation(
+  db: PrismaClient,
+  settings: { sandboxUrl: string; stripeApiKey: string; timeoutMs: number },
+  actor: Actor,
+  compensationIntentId: string,
+): Promise<JobResult> {
+  const refund = await db.effectIntent.findUniqueOrThrow({ where: { id: compensationIntentId }, include: { compensates: true } });
+  const original = refund.compensates!;
+  const deps = workerDeps({ db, sandboxUrl: settings.sandboxUrl, stripeApiKey: settings.stripeApiKey, clientTimeoutMs: settings.timeoutMs, workerId: `console:${actor.id}` });
+  const result = await runEffect(deps, {
+    kind: "refund",
+    tenantId: refund.tenantId,
+    intentKey: refund.intentKey,
+    workflowId: refund.workflowId,
+    stepId: refund.stepId,
+    compensatesKey: original.intentKey,
+    customerRef: refund.customerRef ?? "",
+  });
+  const after = await db.effectIntent.findUniqueOrThrow({ where: { id: refund.id } });
+  await db.$transaction((tx) =>
+    appendAudit(tx, {
+      actor: auditActor(actor),
+      action: "compensation.dispatched",
+      tenantId: refund.tenantId,
+      targetType: "intent",
+      targetId: original.id,
+      beforeStatus: refund.status,
+      afterStatus: after.status,
+      requestId: actor.requestId,
+      details: { compensationIntentId: refund.id, compensationKey: refund.intentKey, outcome: result.outcome, detail: result.detail ?? null },
+    }),
+  );
+  return result;
+}
