@@ -3,16 +3,23 @@ import { expect, type Page } from "@playwright/test";
 export const PASSWORD = "reckon-demo";
 
 export const USERS = [
-  { email: "operator@demo.test", roles: ["Operator"], nav: ["Overview", "Providers"] },
-  { email: "operator2@demo.test", roles: ["Operator"], nav: ["Overview", "Providers"] },
-  { email: "approver@demo.test", roles: ["Approver"], nav: ["Overview", "Providers"] },
-  { email: "approver2@demo.test", roles: ["Approver"], nav: ["Overview", "Providers"] },
-  { email: "auditor@demo.test", roles: ["Auditor"], nav: ["Overview", "Providers"] },
+  { email: "operator@demo.test", roles: ["Operator"], nav: ["Overview", "Inbox", "Providers"] },
+  { email: "operator2@demo.test", roles: ["Operator"], nav: ["Overview", "Inbox", "Providers"] },
+  { email: "approver@demo.test", roles: ["Approver"], nav: ["Overview", "Inbox", "Providers"] },
+  { email: "approver2@demo.test", roles: ["Approver"], nav: ["Overview", "Inbox", "Providers"] },
+  { email: "auditor@demo.test", roles: ["Auditor"], nav: ["Overview", "Inbox", "Providers"] },
   { email: "admin@demo.test", roles: ["Admin"], nav: ["Overview", "Providers", "Users"] },
 ] as const;
 
 /** Every console screen; each must send an anonymous visitor to /login. */
-export const CONSOLE_URLS = ["/", "/providers", "/admin/users", "/forbidden"];
+export const CONSOLE_URLS = [
+  "/",
+  "/inbox",
+  "/providers",
+  "/admin/users",
+  "/forbidden",
+  "/intents/acme-shop/invoice%3Ainv_e2e_charged%3Acollect%3Av1",
+];
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/login");

@@ -3,13 +3,15 @@ import { openDatabase } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { spawnSandbox } from "@/lib/sandbox/process";
 import { buildSimulatedLedger } from "@/lib/simulator/ledger";
+import { runScenario } from "@/lib/simulator/scenarios";
 import { createDatabase } from "@/test/support/postgres";
+import { E2E_DATABASE, E2E_SANDBOX_PORT, SCENARIOS } from "../e2e/scenarios";
 
 // Playwright's web server: a fresh PostgreSQL database, a sandbox provider process,
 // a ledger from simulated traffic, behind `next start` (the production build).
 const port = process.env.E2E_PORT ?? "3100";
-const url = await createDatabase(process.env.E2E_DATABASE ?? "reckon_e2e");
-const sandbox = await spawnSandbox();
+const url = await createDatabase(E2E_DATABASE);
+const sandbox = await spawnSandbox({ port: E2E_SANDBOX_PORT });
 const database = openDatabase({ kind: "postgres", url });
 await migrate(database.runner);
 await buildSimulatedLedger(database.prisma, {
@@ -18,6 +20,7 @@ await buildSimulatedLedger(database.prisma, {
   faults: "mixed",
   sandboxUrl: sandbox.url,
 });
+for (const { job, scenario } of Object.values(SCENARIOS)) await runScenario(database.prisma, sandbox.url, job, scenario);
 await database.close();
 
 const server = spawn("npx", ["next", "start", "-p", port], {

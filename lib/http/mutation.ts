@@ -27,7 +27,10 @@ export function mutation<S extends z.ZodType, P extends Params>(
       const parsed = schema.safeParse(raw ?? {});
       if (!parsed.success) {
         const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-        return Response.json({ error: "invalid", message: issues[0]?.message ?? "Invalid input.", issues }, { status: 422 });
+        return Response.json(
+          { error: "invalid", message: issues[0]?.message ?? "Invalid input.", issues },
+          { status: 422 },
+        );
       }
       const requestId = (await headers()).get("x-request-id") ?? randomUUID();
       const actor: Actor = { id: user.id, email: user.email, roles: user.roles, requestId };
@@ -41,14 +44,26 @@ export function mutation<S extends z.ZodType, P extends Params>(
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof AuthError) {
-    return Response.json({ error: error.code, message: error.message }, { status: error.code === "unauthenticated" ? 401 : 403 });
+    return Response.json(
+      { error: error.code, message: error.message },
+      { status: error.code === "unauthenticated" ? 401 : 403 },
+    );
   }
-  if (error instanceof ResolutionError) return Response.json({ error: error.code, message: error.message }, { status: error.status });
-  if (error instanceof LedgerError) return Response.json({ error: error.code, message: error.message }, { status: 409 });
-  if (error instanceof z.ZodError) return Response.json({ error: "invalid", message: error.issues[0]?.message ?? "Invalid input." }, { status: 422 });
+  if (error instanceof ResolutionError)
+    return Response.json({ error: error.code, message: error.message }, { status: error.status });
+  if (error instanceof LedgerError)
+    return Response.json({ error: error.code, message: error.message }, { status: 409 });
+  if (error instanceof z.ZodError)
+    return Response.json(
+      { error: "invalid", message: error.issues[0]?.message ?? "Invalid input." },
+      { status: 422 },
+    );
   const errorId = randomUUID();
   console.error(`[${errorId}]`, error);
-  return Response.json({ error: "internal", message: `Something went wrong on our side (error id ${errorId}).`, errorId }, { status: 500 });
+  return Response.json(
+    { error: "internal", message: `Something went wrong on our side (error id ${errorId}).`, errorId },
+    { status: 500 },
+  );
 }
 
 /** JSON-safe: BigInt amounts become strings. */

@@ -9,17 +9,16 @@ export const inboxFilters = z.object({
   min: z.coerce.number().nonnegative().optional().catch(undefined),
   max: z.coerce.number().nonnegative().optional().catch(undefined),
   claim: z.enum(["any", "unclaimed", "claimed", "mine"]).default("any").catch("any"),
-  needsOperator: z
-    .enum(["1", "0"])
-    .optional()
-    .catch(undefined),
+  needsOperator: z.enum(["1", "0"]).optional().catch(undefined),
   q: z.string().trim().max(255).optional().catch(undefined),
   cursor: z.string().max(200).optional().catch(undefined),
 });
 
 export type InboxFilters = z.infer<typeof inboxFilters>;
 
-export function parseInboxFilters(params: URLSearchParams | Record<string, string | string[] | undefined>): InboxFilters {
+export function parseInboxFilters(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): InboxFilters {
   const flat =
     params instanceof URLSearchParams
       ? Object.fromEntries(params)
@@ -32,7 +31,8 @@ export function parseInboxFilters(params: URLSearchParams | Record<string, strin
 export function filtersToQuery(f: InboxFilters, withCursor = false): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(f)) {
-    if (v === undefined || v === "" || (k === "age" && v === "any") || (k === "claim" && v === "any")) continue;
+    if (v === undefined || v === "" || (k === "age" && v === "any") || (k === "claim" && v === "any"))
+      continue;
     if (k === "cursor" && !withCursor) continue;
     q.set(k, String(v));
   }
@@ -49,7 +49,11 @@ function decodeCursor(s: string | undefined): Cursor | null {
   if (!s) return null;
   try {
     const c = JSON.parse(Buffer.from(s, "base64url").toString()) as Cursor;
-    return typeof c.createdAt === "string" && typeof c.id === "string" && !Number.isNaN(Date.parse(c.createdAt)) ? c : null;
+    return typeof c.createdAt === "string" &&
+      typeof c.id === "string" &&
+      !Number.isNaN(Date.parse(c.createdAt))
+      ? c
+      : null;
   } catch {
     return null;
   }
@@ -69,7 +73,12 @@ function amountWhere(op: "gte" | "lte", major: number): Prisma.EffectIntentWhere
 
 export const INBOX_PAGE_SIZE = 50;
 
-export function inboxWhere(f: InboxFilters, userId: string, now: Date, providerWindows: Map<string, number>): Prisma.EffectIntentWhereInput {
+export function inboxWhere(
+  f: InboxFilters,
+  userId: string,
+  now: Date,
+  providerWindows: Map<string, number>,
+): Prisma.EffectIntentWhereInput {
   const and: Prisma.EffectIntentWhereInput[] = [
     // Unknown intents, and dispatched ones whose worker lost its lease (the sweeper
     // has not caught up with them yet).
@@ -88,11 +97,18 @@ export function inboxWhere(f: InboxFilters, userId: string, now: Date, providerW
   if (f.age === "over_24h") and.push({ createdAt: { lt: new Date(now.getTime() - 86_400_000) } });
   if (f.age === "over_window") {
     // Older than its provider's normal response window.
-    and.push({ OR: [...providerWindows].map(([providerId, seconds]) => ({ providerId, createdAt: { lt: new Date(now.getTime() - seconds * 1000) } })) });
+    and.push({
+      OR: [...providerWindows].map(([providerId, seconds]) => ({
+        providerId,
+        createdAt: { lt: new Date(now.getTime() - seconds * 1000) },
+      })),
+    });
   }
   if (f.q) {
     // Exact matches, each served by an index.
-    and.push({ OR: [{ intentKey: f.q }, { workflowId: f.q }, { customerRef: f.q }, { providerResultId: f.q }] });
+    and.push({
+      OR: [{ intentKey: f.q }, { workflowId: f.q }, { customerRef: f.q }, { providerResultId: f.q }],
+    });
   }
   return { AND: and };
 }
@@ -116,7 +132,15 @@ const select = {
   version: true,
   workflowId: true,
   customerRef: true,
-  provider: { select: { id: true, name: true, responseWindowSeconds: true, keyRetentionSeconds: true, supportsIdempotency: true } },
+  provider: {
+    select: {
+      id: true,
+      name: true,
+      responseWindowSeconds: true,
+      keyRetentionSeconds: true,
+      supportsIdempotency: true,
+    },
+  },
   claimedBy: { select: { id: true, name: true } },
 } satisfies Prisma.EffectIntentSelect;
 
@@ -128,23 +152,44 @@ export type InboxPage = { rows: InboxRow[]; nextCursor: string | null };
  * Oldest first, by keyset on (created_at, id): no OFFSET, so page 1,000 costs what
  * page 1 does, and rows arriving meanwhile never shift the page under the reader.
  */
-export async function inboxPage(db: PrismaClient, f: InboxFilters, userId: string, now = new Date(), pageSize = INBOX_PAGE_SIZE): Promise<InboxPage> {
+export async function inboxPage(
+  db: PrismaClient,
+  f: InboxFilters,
+  userId: string,
+  now = new Date(),
+  pageSize = INBOX_PAGE_SIZE,
+): Promise<InboxPage> {
   const providers = await db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } });
   const where = inboxWhere(f, userId, now, new Map(providers.map((p) => [p.id, p.responseWindowSeconds])));
   const cursor = decodeCursor(f.cursor);
   if (cursor) {
     const at = new Date(cursor.createdAt);
-    (where.AND as Prisma.EffectIntentWhereInput[]).push({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: cursor.id } }] });
+    (where.AND as Prisma.EffectIntentWhereInput[]).push({
+      OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: cursor.id } }],
+    });
   }
-  const rows = await db.effectIntent.findMany({ where, select, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: pageSize + 1 });
+  const rows = await db.effectIntent.findMany({
+    where,
+    select,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: pageSize + 1,
+  });
   const more = rows.length > pageSize;
   const page = more ? rows.slice(0, pageSize) : rows;
   const last = page.at(-1);
-  return { rows: page, nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null };
+  return {
+    rows: page,
+    nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+  };
 }
 
 /** Every row of the filter, page by page (for CSV export). */
-export async function* inboxAll(db: PrismaClient, f: InboxFilters, userId: string, now = new Date()): AsyncGenerator<InboxRow> {
+export async function* inboxAll(
+  db: PrismaClient,
+  f: InboxFilters,
+  userId: string,
+  now = new Date(),
+): AsyncGenerator<InboxRow> {
   let cursor: string | undefined = undefined;
   for (;;) {
     const page = await inboxPage(db, { ...f, cursor }, userId, now, 500);

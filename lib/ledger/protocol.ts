@@ -362,11 +362,16 @@ export async function prepareCompensationIn(
   });
   if (existing) return prepare(tx, input, now);
   const original = await loadIntent(tx, input.compensatesId);
-  if (original.tenantId !== input.tenantId) throw new LedgerError("refused", "A compensation must belong to the tenant of the effect it compensates");
+  if (original.tenantId !== input.tenantId)
+    throw new LedgerError("refused", "A compensation must belong to the tenant of the effect it compensates");
   await compareAndSet(tx, original, "start_compensation", { ...originalData, updatedAt: now });
   return prepare(tx, input, now);
 }
 
-export function prepareCompensation(db: PrismaClient, input: PrepareInput & { compensatesId: string }, now = new Date()) {
+export function prepareCompensation(
+  db: PrismaClient,
+  input: PrepareInput & { compensatesId: string },
+  now = new Date(),
+) {
   return db.$transaction((tx) => prepareCompensationIn(tx, input, now));
 }

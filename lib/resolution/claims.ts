@@ -6,7 +6,10 @@ import { loadIntentForActor } from "./load";
 
 export const CLAIM_MS = 30 * 60_000;
 
-export function isClaimLive(intent: Pick<EffectIntent, "claimedById" | "claimExpiresAt">, now: Date): boolean {
+export function isClaimLive(
+  intent: Pick<EffectIntent, "claimedById" | "claimExpiresAt">,
+  now: Date,
+): boolean {
   return intent.claimedById !== null && intent.claimExpiresAt !== null && intent.claimExpiresAt > now;
 }
 
@@ -25,13 +28,17 @@ export async function claimIntent(
     const heldByOther = isClaimLive(intent, now) && intent.claimedById !== actor.id;
     if (heldByOther && !input.takeOverReason) {
       const holder = await tx.user.findUnique({ where: { id: intent.claimedById! }, select: { name: true } });
-      throw new ResolutionError("claimed", `${holder?.name ?? "Someone"} has claimed this intent until ${intent.claimExpiresAt!.toISOString()}. Give a reason to take it over.`);
+      throw new ResolutionError(
+        "claimed",
+        `${holder?.name ?? "Someone"} has claimed this intent until ${intent.claimExpiresAt!.toISOString()}. Give a reason to take it over.`,
+      );
     }
     const { count } = await tx.effectIntent.updateMany({
       where: { id: intent.id, claimedById: intent.claimedById, claimExpiresAt: intent.claimExpiresAt },
       data: { claimedById: actor.id, claimExpiresAt: new Date(now.getTime() + CLAIM_MS) },
     });
-    if (count !== 1) throw new ResolutionError("stale", "Someone else claimed this intent a moment ago. Reload to see who.");
+    if (count !== 1)
+      throw new ResolutionError("stale", "Someone else claimed this intent a moment ago. Reload to see who.");
     await appendAudit(tx, {
       actor: auditActor(actor),
       action: heldByOther ? "intent.claim_taken_over" : "intent.claimed",
@@ -47,11 +54,20 @@ export async function claimIntent(
   });
 }
 
-export async function releaseIntent(db: PrismaClient, actor: Actor, input: { intentId: string; tenantId?: string }, now = new Date()): Promise<EffectIntent> {
+export async function releaseIntent(
+  db: PrismaClient,
+  actor: Actor,
+  input: { intentId: string; tenantId?: string },
+  now = new Date(),
+): Promise<EffectIntent> {
   return db.$transaction(async (tx) => {
     const intent = await loadIntentForActor(tx, input.intentId, input.tenantId);
-    if (intent.claimedById !== actor.id) throw new ResolutionError("claimed", "You do not hold the claim on this intent.");
-    await tx.effectIntent.updateMany({ where: { id: intent.id, claimedById: actor.id }, data: { claimedById: null, claimExpiresAt: null } });
+    if (intent.claimedById !== actor.id)
+      throw new ResolutionError("claimed", "You do not hold the claim on this intent.");
+    await tx.effectIntent.updateMany({
+      where: { id: intent.id, claimedById: actor.id },
+      data: { claimedById: null, claimExpiresAt: null },
+    });
     await appendAudit(tx, {
       actor: auditActor(actor),
       action: "intent.released",

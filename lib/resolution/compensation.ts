@@ -15,9 +15,18 @@ export async function dispatchCompensation(
   actor: Actor,
   compensationIntentId: string,
 ): Promise<JobResult> {
-  const refund = await db.effectIntent.findUniqueOrThrow({ where: { id: compensationIntentId }, include: { compensates: true } });
+  const refund = await db.effectIntent.findUniqueOrThrow({
+    where: { id: compensationIntentId },
+    include: { compensates: true },
+  });
   const original = refund.compensates!;
-  const deps = workerDeps({ db, sandboxUrl: settings.sandboxUrl, stripeApiKey: settings.stripeApiKey, clientTimeoutMs: settings.timeoutMs, workerId: `console:${actor.id}` });
+  const deps = workerDeps({
+    db,
+    sandboxUrl: settings.sandboxUrl,
+    stripeApiKey: settings.stripeApiKey,
+    clientTimeoutMs: settings.timeoutMs,
+    workerId: `console:${actor.id}`,
+  });
   const result = await runEffect(deps, {
     kind: "refund",
     tenantId: refund.tenantId,
@@ -38,7 +47,12 @@ export async function dispatchCompensation(
       beforeStatus: refund.status,
       afterStatus: after.status,
       requestId: actor.requestId,
-      details: { compensationIntentId: refund.id, compensationKey: refund.intentKey, outcome: result.outcome, detail: result.detail ?? null },
+      details: {
+        compensationIntentId: refund.id,
+        compensationKey: refund.intentKey,
+        outcome: result.outcome,
+        detail: result.detail ?? null,
+      },
     }),
   );
   return result;

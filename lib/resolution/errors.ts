@@ -1,7 +1,8 @@
 /** Expected failures of console actions: shown to the user as they are, never as a 500. */
 export class ResolutionError extends Error {
   constructor(
-    readonly code: "not_found" | "stale" | "claimed" | "evidence" | "duplicate_submission" | "invalid" | "needs_approval",
+    readonly code:
+      "not_found" | "stale" | "claimed" | "evidence" | "duplicate_submission" | "invalid" | "needs_approval",
     message: string,
   ) {
     super(message);

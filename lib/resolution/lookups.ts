@@ -23,9 +23,15 @@ export async function lookupForOperator(
   const intent = await db.$transaction((tx) => loadIntentForActor(tx, input.intentId, input.tenantId));
   const provider = await db.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
   if (!provider.lookupMethods.includes(input.method)) {
-    throw new ResolutionError("invalid", `${provider.name} does not support looking up by ${input.method.replace(/_/g, " ")}.`);
+    throw new ResolutionError(
+      "invalid",
+      `${provider.name} does not support looking up by ${input.method.replace(/_/g, " ")}.`,
+    );
   }
-  const attempts = await db.effectAttempt.findMany({ where: { intentId: intent.id }, orderBy: { attemptNo: "asc" } });
+  const attempts = await db.effectAttempt.findMany({
+    where: { intentId: intent.id },
+    orderBy: { attemptNo: "asc" },
+  });
   await rateLimiter(provider.id, provider.rateLimitPerSecond).take();
   const startedAt = now();
   const result = await providerAdapter(provider, settings).lookup(intent, attempts, input.method, startedAt);
@@ -56,7 +62,13 @@ export async function lookupForOperator(
       beforeStatus: intent.status,
       afterStatus: intent.status,
       requestId: actor.requestId,
-      details: { method: result.method, outcome: result.outcome, errorClass: result.errorClass, providerResultId: result.providerResultId, responseDigest: result.responseDigest },
+      details: {
+        method: result.method,
+        outcome: result.outcome,
+        errorClass: result.errorClass,
+        providerResultId: result.providerResultId,
+        responseDigest: result.responseDigest,
+      },
     });
     return row;
   });

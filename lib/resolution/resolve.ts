@@ -38,15 +38,31 @@ export type ProposeResult = {
   compensationIntentId: string | null;
 };
 
-function proposalDigest(p: { intentId: string; kind: ResolutionKind; lookupId: string | null; externalEvidenceRef: string | null; providerResultId: string | null; reason: string; intentVersion: number }) {
+function proposalDigest(p: {
+  intentId: string;
+  kind: ResolutionKind;
+  lookupId: string | null;
+  externalEvidenceRef: string | null;
+  providerResultId: string | null;
+  reason: string;
+  intentVersion: number;
+}) {
   return digest(p);
 }
 
 /** Evidence for a resolution as it stands now: the cited lookup and every later one. */
-async function loadEvidence(tx: Prisma.TransactionClient, intent: EffectIntent, lookupId: string | null, externalEvidenceRef: string | null) {
+async function loadEvidence(
+  tx: Prisma.TransactionClient,
+  intent: EffectIntent,
+  lookupId: string | null,
+  externalEvidenceRef: string | null,
+) {
   const lookup = lookupId ? await tx.lookup.findUnique({ where: { id: lookupId } }) : null;
-  if (lookupId && (!lookup || lookup.intentId !== intent.id)) throw new ResolutionError("evidence", "That lookup does not belong to this intent.");
-  const laterLookups = lookup ? await tx.lookup.findMany({ where: { intentId: intent.id, startedAt: { gt: lookup.startedAt } } }) : [];
+  if (lookupId && (!lookup || lookup.intentId !== intent.id))
+    throw new ResolutionError("evidence", "That lookup does not belong to this intent.");
+  const laterLookups = lookup
+    ? await tx.lookup.findMany({ where: { intentId: intent.id, startedAt: { gt: lookup.startedAt } } })
+    : [];
   return { lookup, externalEvidenceRef, laterLookups };
 }
 
@@ -55,31 +71,58 @@ async function loadEvidence(tx: Prisma.TransactionClient, intent: EffectIntent, 
  * the evidence re-check, the compare-and-set on the intent, the resolution row and its
  * audit event commit together or not at all.
  */
-export async function proposeResolution(db: PrismaClient, actor: Actor, input: ProposeInput, now = new Date()): Promise<ProposeResult> {
+export async function proposeResolution(
+  db: PrismaClient,
+  actor: Actor,
+  input: ProposeInput,
+  now = new Date(),
+): Promise<ProposeResult> {
   try {
     return await db.$transaction(async (tx) => {
       const previous = await tx.resolution.findUnique({ where: { submissionKey: input.submissionKey } });
       if (previous) {
         if (previous.proposedById !== actor.id || previous.intentId !== input.intentId) {
-          throw new ResolutionError("duplicate_submission", "This form was already submitted for something else. Reload the page.");
+          throw new ResolutionError(
+            "duplicate_submission",
+            "This form was already submitted for something else. Reload the page.",
+          );
         }
-        return { resolution: previous, intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: previous.intentId } }), applied: previous.status === "applied", replayed: true, compensationIntentId: previous.compensationIntentId };
+        return {
+          resolution: previous,
+          intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: previous.intentId } }),
+          applied: previous.status === "applied",
+          replayed: true,
+          compensationIntentId: previous.compensationIntentId,
+        };
       }
 
       const intent = await loadIntentForActor(tx, input.intentId, input.tenantId);
       if (intent.version !== input.expectedVersion) {
-        throw new ResolutionError("stale", `This intent changed since you loaded it (now ${intent.status}, version ${intent.version}). Reload and check the evidence again.`);
+        throw new ResolutionError(
+          "stale",
+          `This intent changed since you loaded it (now ${intent.status}, version ${intent.version}). Reload and check the evidence again.`,
+        );
       }
       if (isClaimLive(intent, now) && intent.claimedById !== actor.id) {
-        throw new ResolutionError("claimed", "Someone else holds the claim on this intent. Take it over (with a reason) before resolving.");
+        throw new ResolutionError(
+          "claimed",
+          "Someone else holds the claim on this intent. Take it over (with a reason) before resolving.",
+        );
       }
       const provider = await tx.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
-      const evidence = await loadEvidence(tx, intent, input.lookupId ?? null, input.externalEvidenceRef ?? null);
+      const evidence = await loadEvidence(
+        tx,
+        intent,
+        input.lookupId ?? null,
+        input.externalEvidenceRef ?? null,
+      );
       const verdict = evidenceAllows(input.kind, intent, provider, evidence, now);
       if (!verdict.ok) throw new ResolutionError("evidence", verdict.reason);
 
       const threshold = intent.currency
-        ? await tx.approvalThreshold.findUnique({ where: { tenantId_currency: { tenantId: intent.tenantId, currency: intent.currency } } })
+        ? await tx.approvalThreshold.findUnique({
+            where: { tenantId_currency: { tenantId: intent.tenantId, currency: intent.currency } },
+          })
         : null;
       const external = Boolean(input.externalEvidenceRef) && !evidence.lookup;
       const required = approvalsRequired(input.kind, intent, provider, threshold, external);
@@ -109,10 +152,15 @@ export async function proposeResolution(db: PrismaClient, actor: Actor, input: P
       };
 
       if (required > 0 && input.onlyWithoutApproval) {
-        throw new ResolutionError("needs_approval", `Needs ${required} approver${required > 1 ? "s" : ""}: resolve it on its own page.`);
+        throw new ResolutionError(
+          "needs_approval",
+          `Needs ${required} approver${required > 1 ? "s" : ""}: resolve it on its own page.`,
+        );
       }
       if (required > 0) {
-        const resolution = await tx.resolution.create({ data: { ...base, status: "pending_approval", expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) } });
+        const resolution = await tx.resolution.create({
+          data: { ...base, status: "pending_approval", expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) },
+        });
         await appendAudit(tx, {
           actor: auditActor(actor),
           action: "resolution.proposed",
@@ -124,7 +172,13 @@ export async function proposeResolution(db: PrismaClient, actor: Actor, input: P
           beforeStatus: intent.status,
           afterStatus: intent.status,
           requestId: actor.requestId,
-          details: { resolutionId: resolution.id, kind: input.kind, requiredApprovals: required, amountMinor: intent.amountMinor?.toString() ?? null, currency: intent.currency },
+          details: {
+            resolutionId: resolution.id,
+            kind: input.kind,
+            requiredApprovals: required,
+            amountMinor: intent.amountMinor?.toString() ?? null,
+            currency: intent.currency,
+          },
           occurredAt: now,
         });
         return { resolution, intent, applied: false, replayed: false, compensationIntentId: null };
@@ -132,11 +186,20 @@ export async function proposeResolution(db: PrismaClient, actor: Actor, input: P
 
       const resolution = await tx.resolution.create({ data: { ...base, status: "applied", decidedAt: now } });
       const applied = await applyIn(tx, actor, intent, resolution, now);
-      return { resolution: applied.resolution, intent: applied.intent, applied: true, replayed: false, compensationIntentId: applied.resolution.compensationIntentId };
+      return {
+        resolution: applied.resolution,
+        intent: applied.intent,
+        applied: true,
+        replayed: false,
+        compensationIntentId: applied.resolution.compensationIntentId,
+      };
     });
   } catch (error) {
     if (error instanceof LedgerError && error.code === "stale") {
-      throw new ResolutionError("stale", "Someone else resolved or changed this intent at the same moment. Reload to see what happened.");
+      throw new ResolutionError(
+        "stale",
+        "Someone else resolved or changed this intent at the same moment. Reload to see what happened.",
+      );
     }
     if (error instanceof Error && /Unique constraint failed.*submission_key/s.test(error.message)) {
       throw new ResolutionError("duplicate_submission", "This form is already being submitted.");
@@ -149,13 +212,21 @@ export async function proposeResolution(db: PrismaClient, actor: Actor, input: P
  * Applies a resolution to its intent inside the caller's transaction: used right
  * away below the threshold, and by the last approval above it.
  */
-export async function applyIn(tx: Prisma.TransactionClient, actor: Actor, intent: EffectIntent, resolution: Resolution, now: Date) {
+export async function applyIn(
+  tx: Prisma.TransactionClient,
+  actor: Actor,
+  intent: EffectIntent,
+  resolution: Resolution,
+  now: Date,
+) {
   const cleared = { claimedById: null, claimExpiresAt: null, updatedAt: now };
   let after = intent.status;
   let compensationIntentId: string | null = null;
   switch (resolution.kind) {
     case "accept_receipt": {
-      const lookup = resolution.lookupId ? await tx.lookup.findUnique({ where: { id: resolution.lookupId } }) : null;
+      const lookup = resolution.lookupId
+        ? await tx.lookup.findUnique({ where: { id: resolution.lookupId } })
+        : null;
       after = await compareAndSet(tx, intent, "accept_receipt", {
         ...cleared,
         providerResultId: resolution.providerResultId,
@@ -167,7 +238,11 @@ export async function applyIn(tx: Prisma.TransactionClient, actor: Actor, intent
       break;
     }
     case "mark_rejected":
-      after = await compareAndSet(tx, intent, "mark_rejected", { ...cleared, resolvedAt: now, needsOperator: false });
+      after = await compareAndSet(tx, intent, "mark_rejected", {
+        ...cleared,
+        resolvedAt: now,
+        needsOperator: false,
+      });
       break;
     case "escalate":
       after = await compareAndSet(tx, intent, "escalate", { needsOperator: true, updatedAt: now });
@@ -176,18 +251,31 @@ export async function applyIn(tx: Prisma.TransactionClient, actor: Actor, intent
       const chargeId = intent.providerResultId ?? resolution.providerResultId;
       if (!chargeId) throw new ResolutionError("evidence", "No provider id for the charge to refund.");
       const { prepare } = refundRequest(
-        { tenantId: intent.tenantId, intentKey: compensationKey(intent.intentKey), workflowId: intent.workflowId, stepId: `${intent.stepId}:compensate`, compensatesKey: intent.intentKey, customerRef: intent.customerRef ?? "" },
+        {
+          tenantId: intent.tenantId,
+          intentKey: compensationKey(intent.intentKey),
+          workflowId: intent.workflowId,
+          stepId: `${intent.stepId}:compensate`,
+          compensatesKey: intent.intentKey,
+          customerRef: intent.customerRef ?? "",
+        },
         chargeId,
         intent,
         intent.providerId,
       );
-      const { intent: refund } = await prepareCompensationIn(tx, prepare, now, { ...cleared, providerResultId: chargeId });
+      const { intent: refund } = await prepareCompensationIn(tx, prepare, now, {
+        ...cleared,
+        providerResultId: chargeId,
+      });
       compensationIntentId = refund.id;
       after = "compensating";
       break;
     }
   }
-  const updated = await tx.resolution.update({ where: { id: resolution.id }, data: { status: "applied", decidedAt: now, compensationIntentId } });
+  const updated = await tx.resolution.update({
+    where: { id: resolution.id },
+    data: { status: "applied", decidedAt: now, compensationIntentId },
+  });
   await appendAudit(tx, {
     actor: auditActor(actor),
     action: "resolution.applied",
@@ -199,10 +287,18 @@ export async function applyIn(tx: Prisma.TransactionClient, actor: Actor, intent
     beforeStatus: intent.status,
     afterStatus: after,
     requestId: actor.requestId,
-    details: { resolutionId: resolution.id, kind: resolution.kind, providerResultId: resolution.providerResultId, compensationIntentId },
+    details: {
+      resolutionId: resolution.id,
+      kind: resolution.kind,
+      providerResultId: resolution.providerResultId,
+      compensationIntentId,
+    },
     occurredAt: now,
   });
-  return { resolution: updated, intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: intent.id } }) };
+  return {
+    resolution: updated,
+    intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: intent.id } }),
+  };
 }
 
 /** The compensation of an intent has a key derived from it: deterministic, so it is never doubled. */

@@ -39,7 +39,10 @@ export const resolutionInput = z
     expectedVersion: z.number().int().min(0),
     submissionKey: z.uuid("Missing submission key; reload the page."),
   })
-  .refine((v) => !(v.lookupId && v.externalEvidenceRef), { message: "Cite a lookup or an external reference, not both.", path: ["externalEvidenceRef"] });
+  .refine((v) => !(v.lookupId && v.externalEvidenceRef), {
+    message: "Cite a lookup or an external reference, not both.",
+    path: ["externalEvidenceRef"],
+  });
 
 export const bulkAcceptInput = z.object({
   reason,

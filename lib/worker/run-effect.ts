@@ -99,13 +99,24 @@ export type JobResult = {
  * is the same wherever it is prepared.
  */
 export function refundRequest(
-  job: { tenantId: string; intentKey: string; workflowId: string; stepId: string; compensatesKey: string; customerRef: string },
+  job: {
+    tenantId: string;
+    intentKey: string;
+    workflowId: string;
+    stepId: string;
+    compensatesKey: string;
+    customerRef: string;
+  },
   chargeId: string,
   original: Pick<EffectIntent, "id" | "amountMinor" | "currency">,
   providerId: string,
 ) {
   const key = providerIdempotencyKey(job.tenantId, job.intentKey);
-  const request = { charge: chargeId, amount: Number(original.amountMinor), metadata: { intent_key: job.intentKey, idempotency_key: key, tenant: job.tenantId } };
+  const request = {
+    charge: chargeId,
+    amount: Number(original.amountMinor),
+    metadata: { intent_key: job.intentKey, idempotency_key: key, tenant: job.tenantId },
+  };
   const prepare: PrepareInput & { compensatesId: string } = {
     tenantId: job.tenantId,
     intentKey: job.intentKey,
@@ -115,7 +126,12 @@ export function refundRequest(
     providerId,
     operation: "refund",
     request: { path: "/v1/refunds", idempotencyKey: key, params: request },
-    summary: { charge: chargeId, amount_minor: String(original.amountMinor), currency: original.currency, refunds: job.compensatesKey },
+    summary: {
+      charge: chargeId,
+      amount_minor: String(original.amountMinor),
+      currency: original.currency,
+      refunds: job.compensatesKey,
+    },
     amountMinor: original.amountMinor,
     currency: original.currency,
     compensatesId: original.id,
@@ -171,12 +187,24 @@ async function plan(deps: WorkerDeps, job: EffectJob): Promise<Planned | JobResu
   }
 
   if (job.kind === "refund") {
-    const original = await deps.db.effectIntent.findUnique({ where: { tenantId_intentKey: { tenantId: job.tenantId, intentKey: job.compensatesKey } } });
+    const original = await deps.db.effectIntent.findUnique({
+      where: { tenantId_intentKey: { tenantId: job.tenantId, intentKey: job.compensatesKey } },
+    });
     if (!original?.providerResultId || !original.amountMinor) {
-      return { intentKey: job.intentKey, intentId: null, outcome: "refused", detail: `${job.compensatesKey} has no confirmed charge to refund` };
+      return {
+        intentKey: job.intentKey,
+        intentId: null,
+        outcome: "refused",
+        detail: `${job.compensatesKey} has no confirmed charge to refund`,
+      };
     }
     const refund = refundRequest(job, original.providerResultId, original, deps.providers.payments);
-    return { ...refund, call: () => createRefund(deps.stripe, refund.request, key), idempotent: true, compensatesId: original.id };
+    return {
+      ...refund,
+      call: () => createRefund(deps.stripe, refund.request, key),
+      idempotent: true,
+      compensatesId: original.id,
+    };
   }
 
   const request = { to: job.to, template: job.template, variables: job.variables, metadata };

@@ -16,7 +16,15 @@ const OUTCOME_LABELS: Record<string, string> = {
 };
 
 /** Bulk lookups with progress, then one-step acceptance of every exact match under the threshold. */
-export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDone: () => void; onClear: () => void }) {
+export function BulkBar({
+  rows,
+  onDone,
+  onClear,
+}: {
+  rows: InboxRowJson[];
+  onDone: () => void;
+  onClear: () => void;
+}) {
   const [lookups, setLookups] = useState<Map<string, LookupState>>(new Map());
   const [running, setRunning] = useState(false);
   const [reason, setReason] = useState("");
@@ -34,9 +42,17 @@ export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDon
     const worker = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
         const method = row.provider.supportsIdempotency ? "idempotency_key" : "domain_attributes";
-        const response = await fetch(`/api/intents/${row.id}/lookups`, { method: "POST", body: JSON.stringify({ tenantId: row.tenantId, method }) });
-        const body = (await response.json()) as { lookup?: { id: string; outcome: string }; message?: string };
-        const state: LookupState = body.lookup ? { outcome: body.lookup.outcome, lookupId: body.lookup.id, error: null } : { outcome: "error", lookupId: null, error: body.message ?? `HTTP ${response.status}` };
+        const response = await fetch(`/api/intents/${row.id}/lookups`, {
+          method: "POST",
+          body: JSON.stringify({ tenantId: row.tenantId, method }),
+        });
+        const body = (await response.json()) as {
+          lookup?: { id: string; outcome: string };
+          message?: string;
+        };
+        const state: LookupState = body.lookup
+          ? { outcome: body.lookup.outcome, lookupId: body.lookup.id, error: null }
+          : { outcome: "error", lookupId: null, error: body.message ?? `HTTP ${response.status}` };
         setLookups((m) => new Map(m).set(row.id, state));
       }
     };
@@ -51,11 +67,17 @@ export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDon
       body: JSON.stringify({
         reason,
         submissionKey,
-        items: matching.map((r) => ({ intentId: r.id, lookupId: lookups.get(r.id)!.lookupId, expectedVersion: r.version })),
+        items: matching.map((r) => ({
+          intentId: r.id,
+          lookupId: lookups.get(r.id)!.lookupId,
+          expectedVersion: r.version,
+        })),
       }),
     });
     const body = (await response.json()) as { results?: AcceptResult[]; message?: string };
-    setAcceptResults(body.results ?? [{ intentId: "", outcome: "refused", message: body.message ?? "Failed" }]);
+    setAcceptResults(
+      body.results ?? [{ intentId: "", outcome: "refused", message: body.message ?? "Failed" }],
+    );
     setAccepting(false);
     onDone();
   }
@@ -64,10 +86,18 @@ export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDon
   for (const s of lookups.values()) counts.set(s.outcome, (counts.get(s.outcome) ?? 0) + 1);
 
   return (
-    <section aria-label="Bulk actions" className="space-y-2 rounded border border-blue-200 bg-blue-50 p-3 text-sm">
+    <section
+      aria-label="Bulk actions"
+      className="space-y-2 rounded border border-blue-200 bg-blue-50 p-3 text-sm"
+    >
       <div className="flex flex-wrap items-center gap-3">
         <strong>{rows.length} selected</strong>
-        <button type="button" disabled={running} onClick={() => void lookUpAll()} className="rounded bg-blue-700 px-3 py-1 font-medium text-white disabled:opacity-60">
+        <button
+          type="button"
+          disabled={running}
+          onClick={() => void lookUpAll()}
+          className="rounded bg-blue-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+        >
           {running ? "Looking up…" : `Look up ${rows.length} selected`}
         </button>
         <button type="button" onClick={onClear} className="underline">
@@ -75,7 +105,15 @@ export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDon
         </button>
         {(running || done > 0) && (
           <div className="flex items-center gap-2">
-            <progress role="progressbar" aria-label="Bulk lookup progress" aria-valuenow={done} aria-valuemax={rows.length} value={done} max={rows.length} className="w-40" />
+            <progress
+              role="progressbar"
+              aria-label="Bulk lookup progress"
+              aria-valuenow={done}
+              aria-valuemax={rows.length}
+              value={done}
+              max={rows.length}
+              className="w-40"
+            />
             <span aria-live="polite">
               {done}/{rows.length} looked up
             </span>
@@ -83,9 +121,7 @@ export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDon
         )}
       </div>
       {done > 0 && (
-        <p>
-          {[...counts].map(([outcome, n]) => `${n} ${OUTCOME_LABELS[outcome] ?? outcome}`).join(" · ")}
-        </p>
+        <p>{[...counts].map(([outcome, n]) => `${n} ${OUTCOME_LABELS[outcome] ?? outcome}`).join(" · ")}</p>
       )}
       {!running && matching.length > 0 && !acceptResults && (
         <form
@@ -96,13 +132,28 @@ export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDon
           }}
         >
           <label className="flex flex-col">
-            <span className="text-xs text-slate-600">Reason for accepting all {matching.length} exact matches</span>
-            <input value={reason} onChange={(e) => setReason(e.target.value)} required minLength={5} maxLength={2000} className="w-96 rounded border border-slate-300 px-2 py-1" />
+            <span className="text-xs text-slate-600">
+              Reason for accepting all {matching.length} exact matches
+            </span>
+            <input
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              required
+              minLength={5}
+              maxLength={2000}
+              className="w-96 rounded border border-slate-300 px-2 py-1"
+            />
           </label>
-          <button type="submit" disabled={accepting || reason.trim().length < 5} className="rounded bg-green-700 px-3 py-1 font-medium text-white disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={accepting || reason.trim().length < 5}
+            className="rounded bg-green-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+          >
             {accepting ? "Accepting…" : `Accept ${matching.length} found matching`}
           </button>
-          <span className="text-xs text-slate-600">Those that need an approver are skipped and stay in the inbox.</span>
+          <span className="text-xs text-slate-600">
+            Those that need an approver are skipped and stay in the inbox.
+          </span>
         </form>
       )}
       {acceptResults && (
@@ -110,7 +161,9 @@ export function BulkBar({ rows, onDone, onClear }: { rows: InboxRowJson[]; onDon
           {acceptResults.filter((r) => r.outcome === "applied").length} accepted ·{" "}
           {acceptResults.filter((r) => r.outcome === "needs_approval").length} need approval (skipped) ·{" "}
           {acceptResults.filter((r) => r.outcome === "refused").length} refused
-          {acceptResults.find((r) => r.outcome === "refused")?.message ? ` (${acceptResults.find((r) => r.outcome === "refused")!.message})` : ""}
+          {acceptResults.find((r) => r.outcome === "refused")?.message
+            ? ` (${acceptResults.find((r) => r.outcome === "refused")!.message})`
+            : ""}
         </p>
       )}
     </section>

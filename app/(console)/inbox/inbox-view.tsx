@@ -27,7 +27,13 @@ export type InboxRowJson = {
   version: number;
   workflowId: string;
   customerRef: string | null;
-  provider: { id: string; name: string; responseWindowSeconds: number; keyRetentionSeconds: number | null; supportsIdempotency: boolean };
+  provider: {
+    id: string;
+    name: string;
+    responseWindowSeconds: number;
+    keyRetentionSeconds: number | null;
+    supportsIdempotency: boolean;
+  };
   claimedBy: { id: string; name: string } | null;
 };
 
@@ -35,7 +41,14 @@ export type InboxData = { rows: InboxRowJson[]; nextCursor: string | null; now: 
 
 type Option = { id: string; name: string };
 
-type Props = { initial: InboxData; filters: InboxFilters; tenants: Option[]; providers: Option[]; canAct: boolean; userId: string };
+type Props = {
+  initial: InboxData;
+  filters: InboxFilters;
+  tenants: Option[];
+  providers: Option[];
+  canAct: boolean;
+  userId: string;
+};
 
 export function intentHref(row: { tenantId: string; intentKey: string }): string {
   return `/intents/${encodeURIComponent(row.tenantId)}/${encodeURIComponent(row.intentKey)}`;
@@ -48,7 +61,10 @@ async function fetchInbox(query: string): Promise<InboxData> {
 }
 
 function typing(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+  );
 }
 
 export function InboxView({ initial, filters, tenants, providers, canAct, userId }: Props) {
@@ -69,7 +85,10 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
   const [message, setMessage] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const rowRefs = useRef(new Map<string, HTMLTableRowElement>());
-  const activeIndex = Math.max(0, rows.findIndex((r) => r.id === activeId));
+  const activeIndex = Math.max(
+    0,
+    rows.findIndex((r) => r.id === activeId),
+  );
 
   const move = useCallback(
     (delta: number) => {
@@ -84,7 +103,10 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
 
   const claim = useCallback(
     async (row: InboxRowJson) => {
-      const response = await fetch(`/api/intents/${row.id}/claim`, { method: "POST", body: JSON.stringify({ tenantId: row.tenantId }) });
+      const response = await fetch(`/api/intents/${row.id}/claim`, {
+        method: "POST",
+        body: JSON.stringify({ tenantId: row.tenantId }),
+      });
       const body = (await response.json()) as { message?: string };
       setMessage(response.ok ? `Claimed ${row.intentKey}` : (body.message ?? "Claim failed"));
       await refetch();
@@ -150,7 +172,14 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
       >
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">Search (key, workflow, customer or provider id)</span>
-          <input ref={searchRef} name="q" type="search" defaultValue={filters.q ?? ""} className="w-80 rounded border border-slate-300 px-2 py-1" placeholder="invoice:inv_42:collect:v1" />
+          <input
+            ref={searchRef}
+            name="q"
+            type="search"
+            defaultValue={filters.q ?? ""}
+            className="w-80 rounded border border-slate-300 px-2 py-1"
+            placeholder="invoice:inv_42:collect:v1"
+          />
         </label>
         <Select label="Tenant" name="tenant" value={filters.tenant} options={tenants} />
         <Select label="Provider" name="provider" value={filters.provider} options={providers} />
@@ -167,11 +196,25 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         />
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">Amount from</span>
-          <input name="min" type="number" min="0" step="any" defaultValue={filters.min ?? ""} className="w-24 rounded border border-slate-300 px-2 py-1" />
+          <input
+            name="min"
+            type="number"
+            min="0"
+            step="any"
+            defaultValue={filters.min ?? ""}
+            className="w-24 rounded border border-slate-300 px-2 py-1"
+          />
         </label>
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">Amount to</span>
-          <input name="max" type="number" min="0" step="any" defaultValue={filters.max ?? ""} className="w-24 rounded border border-slate-300 px-2 py-1" />
+          <input
+            name="max"
+            type="number"
+            min="0"
+            step="any"
+            defaultValue={filters.max ?? ""}
+            className="w-24 rounded border border-slate-300 px-2 py-1"
+          />
         </label>
         <Select
           label="Claim"
@@ -200,15 +243,30 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         <Link href="/inbox" className="px-1 py-1.5 text-slate-600 underline">
           Reset
         </Link>
-        <a href={`/api/inbox/export?${exportQuery}`} className="ml-auto rounded border border-slate-300 px-3 py-1.5" download>
+        <a
+          href={`/api/inbox/export?${exportQuery}`}
+          className="ml-auto rounded border border-slate-300 px-3 py-1.5"
+          download
+        >
           Export CSV
         </a>
       </form>
 
       <div className="flex items-center gap-3 text-xs text-slate-500">
-        <span aria-live="polite">{isError ? "Live refresh failed; showing the last rows" : isFetching ? "Refreshing…" : `Live · updated ${new Date(data.now).toLocaleTimeString()}`}</span>
+        <span aria-live="polite">
+          {isError
+            ? "Live refresh failed; showing the last rows"
+            : isFetching
+              ? "Refreshing…"
+              : `Live · updated ${new Date(data.now).toLocaleTimeString()}`}
+        </span>
         <span>
-          Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · {canAct && (<><kbd>c</kbd> claim · <kbd>x</kbd> select · </>)}
+          Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open ·{" "}
+          {canAct && (
+            <>
+              <kbd>c</kbd> claim · <kbd>x</kbd> select ·{" "}
+            </>
+          )}
           <kbd>/</kbd> search
         </span>
         {message && (
@@ -230,14 +288,30 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
                 <span className="sr-only">Select</span>
               </th>
             )}
-            <th scope="col" className="p-2">Intent</th>
-            <th scope="col" className="p-2">Tenant</th>
-            <th scope="col" className="p-2">Provider</th>
-            <th scope="col" className="p-2 text-right">Amount / recipient</th>
-            <th scope="col" className="p-2">Age</th>
-            <th scope="col" className="p-2 text-right">Attempts</th>
-            <th scope="col" className="p-2">Flags</th>
-            <th scope="col" className="p-2">Claimed by</th>
+            <th scope="col" className="p-2">
+              Intent
+            </th>
+            <th scope="col" className="p-2">
+              Tenant
+            </th>
+            <th scope="col" className="p-2">
+              Provider
+            </th>
+            <th scope="col" className="p-2 text-right">
+              Amount / recipient
+            </th>
+            <th scope="col" className="p-2">
+              Age
+            </th>
+            <th scope="col" className="p-2 text-right">
+              Attempts
+            </th>
+            <th scope="col" className="p-2">
+              Flags
+            </th>
+            <th scope="col" className="p-2">
+              Claimed by
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -292,18 +366,37 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
                 </td>
                 <td className="p-2">{row.tenantId}</td>
                 <td className="p-2">{row.provider.name}</td>
-                <td className="p-2 text-right tabular-nums">{row.amountMinor ? formatAmount(row.amountMinor, row.currency) : (row.recipient ?? "—")}</td>
+                <td className="p-2 text-right tabular-nums">
+                  {row.amountMinor ? formatAmount(row.amountMinor, row.currency) : (row.recipient ?? "—")}
+                </td>
                 <td className="p-2 whitespace-nowrap">
                   {formatAge(age)}
                   {overWindow && (
-                    <span className="ml-1 rounded bg-red-100 px-1 text-xs text-red-800" title={`Past the ${row.provider.responseWindowSeconds} s response window`}>
+                    <span
+                      className="ml-1 rounded bg-red-100 px-1 text-xs text-red-800"
+                      title={`Past the ${row.provider.responseWindowSeconds} s response window`}
+                    >
                       past window
                     </span>
                   )}
                 </td>
                 <td className="p-2 text-right tabular-nums">{row.attemptCount}</td>
-                <td className="p-2">{row.needsOperator && <span className="rounded bg-amber-100 px-1 text-xs text-amber-900">needs operator</span>}</td>
-                <td className="p-2">{claimLive ? (row.claimedBy!.id === userId ? "You" : row.claimedBy!.name) : <span className="text-slate-400">—</span>}</td>
+                <td className="p-2">
+                  {row.needsOperator && (
+                    <span className="rounded bg-amber-100 px-1 text-xs text-amber-900">needs operator</span>
+                  )}
+                </td>
+                <td className="p-2">
+                  {claimLive ? (
+                    row.claimedBy!.id === userId ? (
+                      "You"
+                    ) : (
+                      row.claimedBy!.name
+                    )
+                  ) : (
+                    <span className="text-slate-400">—</span>
+                  )}
+                </td>
               </tr>
             );
           })}
@@ -316,7 +409,10 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
           </Link>
         )}
         {data.nextCursor && (
-          <Link href={`/inbox?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(filtersToQuery(filters))), cursor: data.nextCursor })}`} className="underline">
+          <Link
+            href={`/inbox?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(filtersToQuery(filters))), cursor: data.nextCursor })}`}
+            className="underline"
+          >
             Next page →
           </Link>
         )}
@@ -325,11 +421,27 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
   );
 }
 
-function Select({ label, name, value, options, anyLabel = "All" }: { label: string; name: string; value: string | undefined; options: Option[]; anyLabel?: string }) {
+function Select({
+  label,
+  name,
+  value,
+  options,
+  anyLabel = "All",
+}: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  options: Option[];
+  anyLabel?: string;
+}) {
   return (
     <label className="flex flex-col">
       <span className="text-xs text-slate-500">{label}</span>
-      <select name={name} defaultValue={value === "any" ? "" : (value ?? "")} className="rounded border border-slate-300 px-2 py-1">
+      <select
+        name={name}
+        defaultValue={value === "any" ? "" : (value ?? "")}
+        className="rounded border border-slate-300 px-2 py-1"
+      >
         <option value="">{anyLabel}</option>
         {options.map((o) => (
           <option key={o.id} value={o.id}>

@@ -25,7 +25,8 @@ export default async function InboxPage({ searchParams }: Props) {
       <div>
         <h1 className="text-2xl font-semibold">Unknown effects</h1>
         <p className="text-sm text-slate-600">
-          Oldest first. Each may or may not have happened at the provider: look it up, then resolve it with evidence.
+          Oldest first. Each may or may not have happened at the provider: look it up, then resolve it with
+          evidence.
         </p>
       </div>
       <InboxView

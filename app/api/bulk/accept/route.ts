@@ -31,7 +31,11 @@ export const POST = mutation(["operator"], bulkAcceptInput, async ({ input, acto
       results.push({ intentId: item.intentId, outcome: r.applied ? "applied" : "pending", message: null });
     } catch (error) {
       if (!(error instanceof ResolutionError)) throw error;
-      results.push({ intentId: item.intentId, outcome: error.code === "needs_approval" ? "needs_approval" : "refused", message: error.message });
+      results.push({
+        intentId: item.intentId,
+        outcome: error.code === "needs_approval" ? "needs_approval" : "refused",
+        message: error.message,
+      });
     }
   }
   return json({ results });

@@ -47,12 +47,16 @@ export const GET = withRole(screenRoles("/inbox"), async (request, user) => {
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       controller.enqueue(encoder.encode(COLUMNS.map(([name]) => name).join(",") + "\n"));
-      for await (const row of rows) controller.enqueue(encoder.encode(COLUMNS.map(([, get]) => cell(get(row))).join(",") + "\n"));
+      for await (const row of rows)
+        controller.enqueue(encoder.encode(COLUMNS.map(([, get]) => cell(get(row))).join(",") + "\n"));
       controller.close();
     },
   });
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   return new Response(stream, {
-    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="reckon-inbox-${stamp}.csv"` },
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="reckon-inbox-${stamp}.csv"`,
+    },
   });
 });

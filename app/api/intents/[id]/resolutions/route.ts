@@ -6,14 +6,26 @@ import { intentIdFrom } from "@/lib/resolution/params";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import { resolutionInput } from "@/lib/resolution/schemas";
 
-export const POST = mutation<typeof resolutionInput, { id: string }>(["operator"], resolutionInput, async ({ input, actor, params }) => {
-  const result = await proposeResolution(db, actor, { ...input, intentId: intentIdFrom(params) });
-  // A compensation is sent after its transaction committed. A replayed submission
-  // tries again, which is harmless: the protocol sends a prepared refund once.
-  const compensation =
-    result.applied && result.compensationIntentId ? await dispatchCompensation(db, toSandbox(), actor, result.compensationIntentId) : null;
-  return json({ resolution: result.resolution, intent: result.intent, applied: result.applied, replayed: result.replayed, compensation });
-});
+export const POST = mutation<typeof resolutionInput, { id: string }>(
+  ["operator"],
+  resolutionInput,
+  async ({ input, actor, params }) => {
+    const result = await proposeResolution(db, actor, { ...input, intentId: intentIdFrom(params) });
+    // A compensation is sent after its transaction committed. A replayed submission
+    // tries again, which is harmless: the protocol sends a prepared refund once.
+    const compensation =
+      result.applied && result.compensationIntentId
+        ? await dispatchCompensation(db, toSandbox(), actor, result.compensationIntentId)
+        : null;
+    return json({
+      resolution: result.resolution,
+      intent: result.intent,
+      applied: result.applied,
+      replayed: result.replayed,
+      compensation,
+    });
+  },
+);
 
 function toSandbox() {
   const s = consoleProviderSettings();

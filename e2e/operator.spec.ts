@@ -1,0 +1,242 @@
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { intentByKey, intentPath, query, resolutionsOf, sandboxEffects } from "./ledger";
+import { SCENARIOS } from "./scenarios";
+import { signInAs } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+async function lookUp(page: Page, method = "Look up by idempotency key") {
+  await page.getByRole("button", { name: method }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Result:" })).toBeVisible({ timeout: 15_000 });
+}
+
+async function resolve(page: Page, kind: string, reason: string) {
+  const form = page.getByRole("form", { name: "Resolve" });
+  await form.getByRole("radio", { name: new RegExp(`^${kind}`) }).check();
+  await form.getByLabel("Reason").fill(reason);
+  await form.getByRole("button", { name: "Submit resolution" }).click();
+}
+
+test("an operator finds a charge that really happened, looks it up and accepts the receipt", async ({
+  page,
+}) => {
+  const { intentKey } = SCENARIOS.charged.job;
+  await signInAs(page, "operator@demo.test");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox" }).click();
+  await expect(page.getByRole("heading", { name: "Unknown effects" })).toBeVisible();
+
+  // Keyboard triage: "/" to search, then open the match.
+  await page.keyboard.press("/");
+  await page.keyboard.type(intentKey);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/q=invoice%3Ainv_e2e_charged/);
+  await expect(page.getByRole("table", { name: "Unknown intents" }).getByRole("link")).toHaveText([
+    intentKey,
+  ]);
+  await page.getByRole("table", { name: "Unknown intents" }).getByRole("row").nth(1).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: intentKey })).toBeVisible();
+  await expect(page.getByTestId("retention")).toContainText("left");
+
+  await lookUp(page);
+  await expect(page.getByTestId("lookup-outcome").first()).toHaveText("found matching");
+  await resolve(page, "Accept receipt", "Provider search shows the charge under this key");
+  await expect(page.getByRole("status").filter({ hasText: "Applied" })).toHaveText(
+    /the intent is now confirmed/,
+  );
+
+  const intent = await intentByKey(intentKey);
+  const effects = await sandboxEffects({ intentKey });
+  expect(intent.status).toBe("confirmed");
+  expect(effects).toHaveLength(1);
+  expect(intent.provider_result_id).toBe(effects[0]!.id);
+  // The audit trail on the page shows the lookup and the resolution.
+  await expect(page.getByRole("table", { name: "Audit trail" })).toContainText("resolution.applied");
+});
+
+test("an operator marks rejected a charge that never happened", async ({ page }) => {
+  const { intentKey } = SCENARIOS.notCharged.job;
+  await signInAs(page, "operator@demo.test");
+  await page.goto(intentPath(intentKey));
+  await lookUp(page);
+  await expect(page.getByTestId("lookup-outcome").first()).toHaveText("absent");
+  await resolve(page, "Mark rejected", "No charge at the provider after the search delay");
+  await expect(page.getByRole("status").filter({ hasText: "Applied" })).toHaveText(/now rejected/);
+  expect((await intentByKey(intentKey)).status).toBe("rejected");
+  expect(await sandboxEffects({ intentKey })).toHaveLength(0);
+});
+
+test("a compensation clicked twice is proposed once and sent nowhere before approval", async ({ page }) => {
+  const { intentKey } = SCENARIOS.toRefund.job;
+  await signInAs(page, "operator@demo.test");
+  await page.goto(intentPath(intentKey));
+  const form = page.getByRole("form", { name: "Resolve" });
+  await form.getByRole("radio", { name: /^Start compensation/ }).check();
+  await form.getByLabel("Reason").fill("Customer cancelled within the refund window");
+  await form.getByRole("button", { name: "Submit resolution" }).dblclick();
+  await expect(page.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(/waiting for 1 approver/);
+  const intent = await intentByKey(intentKey);
+  expect(intent.status).toBe("confirmed");
+  expect(await resolutionsOf(intent.id)).toEqual([
+    expect.objectContaining({ kind: "start_compensation", status: "pending_approval" }),
+  ]);
+  expect(
+    (await sandboxEffects()).filter(
+      (e) => e.kind === "refund" && e.body.charge === intent.provider_result_id,
+    ),
+  ).toHaveLength(0);
+});
+
+test("two operators resolving the same intent at once: one wins, the other sees a clear conflict", async ({
+  browser,
+}) => {
+  const { intentKey } = SCENARIOS.race.job;
+  const [a, b] = [await browser.newContext(), await browser.newContext()];
+  const [pa, pb] = [await a.newPage(), await b.newPage()];
+  await signInAs(pa, "operator@demo.test");
+  await signInAs(pb, "operator2@demo.test");
+  await pa.goto(intentPath(intentKey));
+  await lookUp(pa);
+  await pb.goto(intentPath(intentKey));
+  for (const p of [pa, pb]) {
+    const form = p.getByRole("form", { name: "Resolve" });
+    await form.getByLabel("Reason").fill("Charge found at the provider");
+  }
+  await Promise.all(
+    [pa, pb].map((p) =>
+      p.getByRole("form", { name: "Resolve" }).getByRole("button", { name: "Submit resolution" }).click(),
+    ),
+  );
+  const outcomes = await Promise.all(
+    [pa, pb].map(async (p) => {
+      const done = p.getByRole("status").filter({ hasText: "Applied" });
+      const conflict = p.getByRole("form", { name: "Resolve" }).locator("xpath=..").getByRole("alert");
+      await expect(done.or(conflict)).toBeVisible({ timeout: 15_000 });
+      return (await done.isVisible()) ? "applied" : await conflict.innerText();
+    }),
+  );
+  expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
+  expect(outcomes.find((o) => o !== "applied")).toMatch(/changed|at the same moment|claim/i);
+  const intent = await intentByKey(intentKey);
+  expect(intent.status).toBe("confirmed");
+  expect((await resolutionsOf(intent.id)).filter((r) => r.status === "applied")).toHaveLength(1);
+  await a.close();
+  await b.close();
+});
+
+for (const email of ["auditor@demo.test", "approver@demo.test"]) {
+  test(`${email} cannot run operator actions, even by calling the endpoints directly`, async ({ page }) => {
+    const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
+    await signInAs(page, email);
+    await page.goto(intentPath(intent.intent_key));
+    await expect(page.getByText("Read only: resolving needs the operator role.")).toBeVisible();
+    await expect(page.getByRole("form", { name: "Resolve" })).toHaveCount(0);
+
+    const calls: [string, unknown][] = [
+      [`/api/intents/${intent.id}/claim`, {}],
+      [`/api/intents/${intent.id}/lookups`, { method: "idempotency_key" }],
+      [
+        `/api/intents/${intent.id}/resolutions`,
+        {
+          kind: "escalate",
+          reason: "not allowed to",
+          expectedVersion: intent.version,
+          submissionKey: randomUUID(),
+        },
+      ],
+      [
+        "/api/bulk/accept",
+        {
+          reason: "not allowed to",
+          submissionKey: randomUUID(),
+          items: [{ intentId: intent.id, lookupId: randomUUID(), expectedVersion: intent.version }],
+        },
+      ],
+    ];
+    for (const [url, data] of calls) {
+      const response = await page.request.post(url, { data });
+      expect(response.status(), url).toBe(403);
+    }
+    const after = await intentByKey(intent.intent_key);
+    expect(after).toEqual(intent);
+    expect(await query("SELECT 1 FROM lookups WHERE intent_id = $1", [intent.id])).toHaveLength(0);
+  });
+}
+
+test("bad input gets a clear error and changes nothing", async ({ page }) => {
+  const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
+  await signInAs(page, "operator@demo.test");
+  const valid = {
+    kind: "escalate",
+    reason: "Evidence is ambiguous",
+    expectedVersion: intent.version,
+    submissionKey: randomUUID(),
+  };
+  const cases: [string, string, unknown, number, RegExp][] = [
+    ["unknown intent", `/api/intents/${randomUUID()}/resolutions`, valid, 404, /No such intent/],
+    ["malformed id", "/api/intents/not-an-id/resolutions", valid, 404, /No such intent/],
+    [
+      "over-long reason",
+      `/api/intents/${intent.id}/resolutions`,
+      { ...valid, reason: "x".repeat(2001) },
+      422,
+      /under 2,000 characters/,
+    ],
+    ["missing reason", `/api/intents/${intent.id}/resolutions`, { ...valid, reason: "" }, 422, /reason/i],
+    [
+      "wrong tenant",
+      `/api/intents/${intent.id}/resolutions`,
+      { ...valid, tenantId: "globex-travel" },
+      404,
+      /No such intent in this tenant/,
+    ],
+    [
+      "stale version",
+      `/api/intents/${intent.id}/resolutions`,
+      { ...valid, expectedVersion: intent.version + 7 },
+      409,
+      /changed since you loaded/,
+    ],
+    [
+      "unknown kind",
+      `/api/intents/${intent.id}/resolutions`,
+      { ...valid, kind: "delete_everything" },
+      422,
+      /./,
+    ],
+    [
+      "accept without evidence",
+      `/api/intents/${intent.id}/resolutions`,
+      { ...valid, kind: "accept_receipt" },
+      422,
+      /needs a lookup/,
+    ],
+  ];
+  for (const [name, url, data, status, message] of cases) {
+    const response = await page.request.post(url, {
+      data: { ...(data as object), submissionKey: randomUUID() },
+    });
+    expect(response.status(), name).toBe(status);
+    expect(((await response.json()) as { message: string }).message, name).toMatch(message);
+  }
+  expect(await intentByKey(intent.intent_key)).toEqual(intent);
+  expect(await resolutionsOf(intent.id)).toEqual([]);
+});
+
+test("inbox filters live in the URL, and the CSV export follows them", async ({ page }) => {
+  await signInAs(page, "operator@demo.test");
+  await page.goto("/inbox?tenant=globex-travel&claim=unclaimed");
+  const rows = page.getByRole("table", { name: "Unknown intents" }).getByRole("row");
+  await expect(rows.nth(1)).toBeVisible();
+  const tenants = await rows.locator("td:nth-child(3)").allInnerTexts();
+  expect(new Set(tenants)).toEqual(new Set(["globex-travel"]));
+  await expect(page.getByLabel("Tenant")).toHaveValue("globex-travel");
+
+  const csv = await page.request.get("/api/inbox/export?tenant=globex-travel");
+  expect(csv.headers()["content-type"]).toContain("text/csv");
+  const lines = (await csv.text()).trim().split("\n");
+  expect(lines[0]).toMatch(/^tenant,intent_key,status,/);
+  expect(lines.length).toBeGreaterThan(1);
+  expect(lines.slice(1).every((l) => l.startsWith("globex-travel,"))).toBe(true);
+});

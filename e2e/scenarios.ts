@@ -1,0 +1,35 @@
+import type { EffectJob } from "@/lib/worker/run-effect";
+
+// Intents the e2e server makes through the real protocol before the tests run,
+// each with a known truth at the sandbox provider.
+const charge = (name: string, amountMinor: number, currency = "USD"): EffectJob => ({
+  kind: "charge",
+  tenantId: "acme-shop",
+  intentKey: `invoice:inv_e2e_${name}:collect:v1`,
+  workflowId: `wf_e2e_${name}`,
+  stepId: "charge-card",
+  amountMinor,
+  currency,
+  customer: `cus_e2e_${name}`,
+  paymentMethod: "pm_card_visa",
+  description: `E2E ${name}`,
+  customerRef: `invoice/inv_e2e_${name}`,
+});
+
+export const SCENARIOS = {
+  /** Charged, but the answer was lost: unknown, the provider has it. */
+  charged: { job: charge("charged", 2_500), scenario: "charged_answer_lost" },
+  /** The worker died before sending: unknown, the provider has nothing. */
+  notCharged: { job: charge("not_charged", 1_800), scenario: "never_sent_worker_lost" },
+  /** Two operators race to resolve it. */
+  race: { job: charge("race", 3_300), scenario: "charged_answer_lost" },
+  /** Charged and confirmed: an operator compensates it with a refund. */
+  toRefund: { job: charge("to_refund", 4_200), scenario: "clean" },
+  /** Charged, answer lost, above the approval threshold. */
+  big: { job: charge("big", 250_000), scenario: "charged_answer_lost" },
+  /** For bad-input tests. */
+  spare: { job: charge("spare", 999), scenario: "charged_answer_lost" },
+} as const;
+
+export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 12399);
+export const E2E_DATABASE = process.env.E2E_DATABASE ?? "reckon_e2e";
