@@ -22,6 +22,7 @@ const schema = z
     OIDC_NAME: z.string().min(1).default("SSO"),
     SANDBOX_URL: z.url().default("http://127.0.0.1:12111"),
     STRIPE_API_KEY: z.string().min(1).default("sk_test_sandbox"),
+    AUDIT_CHECKPOINT_KEY: z.string().min(32, "AUDIT_CHECKPOINT_KEY must be at least 32 characters").optional(),
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   })
   .superRefine((e, ctx) => {
@@ -39,6 +40,8 @@ export type Env = z.infer<typeof schema> & {
   /** true when running on the embedded PGlite database (the demo). */
   embedded: boolean;
   sessionSecret: string;
+  /** Signs exported audit checkpoints. */
+  checkpointKey: string;
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
 };
 
@@ -66,6 +69,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       secret = demoSecret(e.PGLITE_DIR);
       return secret;
     },
+    get checkpointKey() {
+      if (e.AUDIT_CHECKPOINT_KEY) return e.AUDIT_CHECKPOINT_KEY;
+      if (!embedded) {
+        throw new Error("Invalid configuration:\n  AUDIT_CHECKPOINT_KEY: required when DATABASE_URL is set (only the embedded demo may run without it)");
+      }
+      return demoSecret(e.PGLITE_DIR, "audit-checkpoint-key");
+    },
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? {
@@ -80,8 +90,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 // The embedded demo signs sessions with a random secret kept beside its data,
 // so a restart keeps people signed in and no secret is ever committed.
-function demoSecret(pgliteDir: string): string {
-  const file = path.join(path.dirname(path.resolve(pgliteDir)), "session-secret");
+function demoSecret(pgliteDir: string, name = "session-secret"): string {
+  const file = path.join(path.dirname(path.resolve(pgliteDir)), name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(path.dirname(file), { recursive: true });
   const secret = randomBytes(32).toString("hex");

@@ -8,6 +8,8 @@ const EVERYONE: readonly Role[] = ["operator", "approver", "auditor", "admin"];
 export const SCREENS: readonly Screen[] = [
   { href: "/", label: "Overview", roles: EVERYONE },
   { href: "/inbox", label: "Inbox", roles: ["operator", "approver", "auditor"] },
+  { href: "/approvals", label: "Approvals", roles: ["approver"] },
+  { href: "/audit", label: "Audit log", roles: ["auditor"] },
   { href: "/providers", label: "Providers", roles: EVERYONE },
   { href: "/admin/users", label: "Users", roles: ["admin"] },
 ];

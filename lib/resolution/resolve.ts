@@ -38,7 +38,8 @@ export type ProposeResult = {
   compensationIntentId: string | null;
 };
 
-function proposalDigest(p: {
+/** What an approval is bound to: every field of the proposal and the intent version it was made on. */
+export function proposalDigestOf(p: {
   intentId: string;
   kind: ResolutionKind;
   lookupId: string | null;
@@ -47,7 +48,15 @@ function proposalDigest(p: {
   reason: string;
   intentVersion: number;
 }) {
-  return digest(p);
+  return digest({
+    intentId: p.intentId,
+    kind: p.kind,
+    lookupId: p.lookupId,
+    externalEvidenceRef: p.externalEvidenceRef,
+    providerResultId: p.providerResultId,
+    reason: p.reason,
+    intentVersion: p.intentVersion,
+  });
 }
 
 /** Evidence for a resolution as it stands now: the cited lookup and every later one. */
@@ -136,7 +145,7 @@ export async function proposeResolution(
         lookupId: evidence.lookup?.id ?? null,
         externalEvidenceRef: input.externalEvidenceRef ?? null,
         providerResultId,
-        proposalDigest: proposalDigest({
+        proposalDigest: proposalDigestOf({
           intentId: intent.id,
           kind: input.kind,
           lookupId: evidence.lookup?.id ?? null,

@@ -122,7 +122,10 @@ function plan(options: SimulateOptions): Step[] {
   const run = `s${options.seed}`;
   for (let n = 0; steps.length < options.intents; n++) {
     const [tenantId] = r.weighted(TENANTS.map((t) => [t, t[1]] as const));
-    const at = from + Math.floor(r.next() * (to - from));
+    // A quarter of the traffic in the last day, so some unknowns are fresh enough
+    // that the provider still remembers their keys.
+    const lastDay = Math.max(from, to - 86_400_000);
+    const at = r.chance(0.25) ? lastDay + Math.floor(r.next() * (to - lastDay)) : from + Math.floor(r.next() * (to - from));
     const tag = `${tenantId.slice(0, 3)}${run}_${String(n).padStart(5, "0")}`;
     if (r.chance(0.65)) {
       const invoice = `inv_${tag}`;

@@ -1,0 +1,33 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+
+type Report = { ok: boolean; count: number; firstBreak: { seq: string; message: string } | null; head: { seq: string } | null };
+
+export function VerifyButton() {
+  const verify = useMutation({
+    mutationFn: async () => {
+      const response = await fetch("/api/audit/verify", { method: "POST" });
+      if (!response.ok) throw new Error(`Verification failed to run (${response.status})`);
+      return (await response.json()) as Report;
+    },
+  });
+  return (
+    <div className="flex items-center gap-2">
+      <button type="button" onClick={() => verify.mutate()} disabled={verify.isPending} className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white disabled:opacity-60">
+        {verify.isPending ? "Verifying…" : "Verify chain"}
+      </button>
+      {verify.data?.ok && (
+        <span role="status" className="text-green-800">
+          Chain intact: {verify.data.count} events, head #{verify.data.head?.seq}
+        </span>
+      )}
+      {verify.data && !verify.data.ok && (
+        <span role="alert" className="font-medium text-red-800">
+          Broken at event #{verify.data.firstBreak?.seq}: {verify.data.firstBreak?.message}
+        </span>
+      )}
+      {verify.error && <span role="alert">{verify.error.message}</span>}
+    </div>
+  );
+}

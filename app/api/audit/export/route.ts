@@ -1,0 +1,62 @@
+import { appendAudit } from "@/lib/audit/append";
+import { auditAll, auditFiltersQuery, parseAuditFilters } from "@/lib/audit/query";
+import { makeCheckpoint, verifyAuditChain } from "@/lib/audit/verify";
+import { db } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { withRole } from "@/lib/http/route";
+import type { AuditEvent } from "@/lib/generated/prisma/client";
+
+export const dynamic = "force-dynamic";
+
+const FIELDS = ["seq", "occurredAt", "actorEmail", "actorRoles", "action", "tenantId", "targetType", "targetId", "reason", "evidenceRef", "beforeStatus", "afterStatus", "requestId", "details", "prevHash", "hash"] as const;
+
+function plain(e: AuditEvent): Record<string, unknown> {
+  return Object.fromEntries(FIELDS.map((f) => [f, f === "seq" ? String(e.seq) : f === "occurredAt" ? e.occurredAt.toISOString() : e[f]]));
+}
+
+function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/**
+ * The filtered log as CSV or JSON Lines, with a signed checkpoint of the whole
+ * chain taken at export time (last JSON line; a response header for CSV).
+ */
+export const GET = withRole(["auditor"], async (request, user) => {
+  const url = new URL(request.url);
+  const format = url.searchParams.get("format") === "jsonl" ? "jsonl" : "csv";
+  const filters = parseAuditFilters(url.searchParams);
+  const report = await verifyAuditChain(db);
+  const checkpoint = report.ok ? makeCheckpoint(report, getEnv().checkpointKey) : null;
+  await db.$transaction((tx) =>
+    appendAudit(tx, {
+      actor: { id: user.id, email: user.email, roles: user.roles },
+      action: "audit.exported",
+      targetType: "audit_log",
+      details: { filter: auditFiltersQuery(filters), format, chainOk: report.ok, checkpointHead: checkpoint?.headSeq ?? null },
+    }),
+  );
+  const encoder = new TextEncoder();
+  const rows = auditAll(db, filters);
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      if (format === "csv") controller.enqueue(encoder.encode(FIELDS.join(",") + "\n"));
+      for await (const row of rows) {
+        const p = plain(row);
+        controller.enqueue(encoder.encode(format === "csv" ? FIELDS.map((f) => csvCell(p[f])).join(",") + "\n" : JSON.stringify(p) + "\n"));
+      }
+      if (format === "jsonl") controller.enqueue(encoder.encode(JSON.stringify({ checkpoint, chainOk: report.ok, firstBreak: report.firstBreak }) + "\n"));
+      controller.close();
+    },
+  });
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  return new Response(stream, {
+    headers: {
+      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
+      "content-disposition": `attachment; filename="reckon-audit-${stamp}.${format}"`,
+      "x-reckon-checkpoint": checkpoint ? JSON.stringify(checkpoint) : "chain broken",
+    },
+  });
+});
