@@ -22,7 +22,10 @@ const schema = z
     OIDC_NAME: z.string().min(1).default("SSO"),
     SANDBOX_URL: z.url().default("http://127.0.0.1:12111"),
     STRIPE_API_KEY: z.string().min(1).default("sk_test_sandbox"),
-    AUDIT_CHECKPOINT_KEY: z.string().min(32, "AUDIT_CHECKPOINT_KEY must be at least 32 characters").optional(),
+    AUDIT_CHECKPOINT_KEY: z
+      .string()
+      .min(32, "AUDIT_CHECKPOINT_KEY must be at least 32 characters")
+      .optional(),
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   })
   .superRefine((e, ctx) => {
@@ -72,7 +75,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     get checkpointKey() {
       if (e.AUDIT_CHECKPOINT_KEY) return e.AUDIT_CHECKPOINT_KEY;
       if (!embedded) {
-        throw new Error("Invalid configuration:\n  AUDIT_CHECKPOINT_KEY: required when DATABASE_URL is set (only the embedded demo may run without it)");
+        throw new Error(
+          "Invalid configuration:\n  AUDIT_CHECKPOINT_KEY: required when DATABASE_URL is set (only the embedded demo may run without it)",
+        );
       }
       return demoSecret(e.PGLITE_DIR, "audit-checkpoint-key");
     },

@@ -12,6 +12,7 @@ export const SCREENS: readonly Screen[] = [
   { href: "/audit", label: "Audit log", roles: ["auditor"] },
   { href: "/providers", label: "Providers", roles: EVERYONE },
   { href: "/admin/users", label: "Users", roles: ["admin"] },
+  { href: "/settings/thresholds", label: "Thresholds", roles: ["admin"] },
 ];
 
 export function screensFor(roles: readonly Role[]): Screen[] {

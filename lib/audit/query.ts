@@ -13,14 +13,22 @@ export const auditFilters = z.object({
 });
 export type AuditFilters = z.infer<typeof auditFilters>;
 
-export function parseAuditFilters(params: URLSearchParams | Record<string, string | string[] | undefined>): AuditFilters {
-  const flat = params instanceof URLSearchParams ? Object.fromEntries(params) : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-  return auditFilters.parse(Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== undefined && v !== "")));
+export function parseAuditFilters(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): AuditFilters {
+  const flat =
+    params instanceof URLSearchParams
+      ? Object.fromEntries(params)
+      : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+  return auditFilters.parse(
+    Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== undefined && v !== "")),
+  );
 }
 
 export function auditFiltersQuery(f: AuditFilters, withCursor = false): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) if (v !== undefined && (withCursor || k !== "before")) q.set(k, String(v));
+  for (const [k, v] of Object.entries(f))
+    if (v !== undefined && (withCursor || k !== "before")) q.set(k, String(v));
   return q.toString();
 }
 
@@ -31,7 +39,9 @@ async function where(db: PrismaClient, f: AuditFilters): Promise<Prisma.AuditEve
   if (f.tenant) and.push({ tenantId: f.tenant });
   if (f.intent) {
     // An intent key (in any tenant) or an intent id.
-    const ids = (await db.effectIntent.findMany({ where: { intentKey: f.intent }, select: { id: true } })).map((i) => i.id);
+    const ids = (
+      await db.effectIntent.findMany({ where: { intentKey: f.intent }, select: { id: true } })
+    ).map((i) => i.id);
     and.push({ targetType: "intent", targetId: { in: [...ids, f.intent] } });
   }
   if (f.from) and.push({ occurredAt: { gte: new Date(`${f.from}T00:00:00Z`) } });
@@ -44,8 +54,16 @@ async function where(db: PrismaClient, f: AuditFilters): Promise<Prisma.AuditEve
 export const AUDIT_PAGE_SIZE = 100;
 
 /** Newest first, keyset on seq. */
-export async function auditPage(db: PrismaClient, f: AuditFilters, pageSize = AUDIT_PAGE_SIZE): Promise<{ rows: AuditEvent[]; nextBefore: string | null }> {
-  const rows = await db.auditEvent.findMany({ where: await where(db, f), orderBy: { seq: "desc" }, take: pageSize + 1 });
+export async function auditPage(
+  db: PrismaClient,
+  f: AuditFilters,
+  pageSize = AUDIT_PAGE_SIZE,
+): Promise<{ rows: AuditEvent[]; nextBefore: string | null }> {
+  const rows = await db.auditEvent.findMany({
+    where: await where(db, f),
+    orderBy: { seq: "desc" },
+    take: pageSize + 1,
+  });
   const more = rows.length > pageSize;
   const page = more ? rows.slice(0, pageSize) : rows;
   return { rows: page, nextBefore: more ? String(page.at(-1)!.seq) : null };

@@ -10,7 +10,12 @@ export type ChainBreak = {
   message: string;
 };
 
-export type VerifyReport = { ok: boolean; count: number; head: { seq: string; hash: string } | null; firstBreak: ChainBreak | null };
+export type VerifyReport = {
+  ok: boolean;
+  count: number;
+  head: { seq: string; hash: string } | null;
+  firstBreak: ChainBreak | null;
+};
 
 function recompute(row: AuditEvent): string {
   return auditHash(row.prevHash, {
@@ -36,13 +41,20 @@ function recompute(row: AuditEvent): string {
  * whose content no longer matches its hash (altered), or whose link to the row
  * before does not hold (a row removed, reordered or inserted before it).
  */
-export async function verifyAuditChain(db: PrismaClient, onProgress?: (checked: number) => void): Promise<VerifyReport> {
+export async function verifyAuditChain(
+  db: PrismaClient,
+  onProgress?: (checked: number) => void,
+): Promise<VerifyReport> {
   let prev = GENESIS_HASH;
   let count = 0;
   let last: AuditEvent | null = null;
   let after: bigint | null = null;
   for (;;) {
-    const page: AuditEvent[] = await db.auditEvent.findMany({ where: after === null ? {} : { seq: { gt: after } }, orderBy: { seq: "asc" }, take: 1000 });
+    const page: AuditEvent[] = await db.auditEvent.findMany({
+      where: after === null ? {} : { seq: { gt: after } },
+      orderBy: { seq: "asc" },
+      take: 1000,
+    });
     if (page.length === 0) break;
     for (const row of page) {
       if (row.prevHash !== prev) {
@@ -62,7 +74,11 @@ export async function verifyAuditChain(db: PrismaClient, onProgress?: (checked: 
           ok: false,
           count,
           head: last && { seq: String(last.seq), hash: last.hash },
-          firstBreak: { seq: String(row.seq), kind: "altered", message: `Event #${row.seq} (${row.action}) was altered: its content no longer matches its hash.` },
+          firstBreak: {
+            seq: String(row.seq),
+            kind: "altered",
+            message: `Event #${row.seq} (${row.action}) was altered: its content no longer matches its hash.`,
+          },
         };
       }
       prev = row.hash;
@@ -83,22 +99,48 @@ function sign(body: Omit<Checkpoint, "signature">, key: string): string {
 
 /** The chain head, count and time, signed with the configured key. Kept outside, it proves the tail was not cut. */
 export function makeCheckpoint(report: VerifyReport, key: string, at = new Date()): Checkpoint {
-  const body = { headSeq: report.head?.seq ?? "0", headHash: report.head?.hash ?? GENESIS_HASH, count: report.count, at: at.toISOString() };
+  const body = {
+    headSeq: report.head?.seq ?? "0",
+    headHash: report.head?.hash ?? GENESIS_HASH,
+    count: report.count,
+    at: at.toISOString(),
+  };
   return { ...body, signature: sign(body, key) };
 }
 
 export type CheckpointVerdict = { ok: true } | { ok: false; message: string };
 
 /** Does today's chain still contain what an exported checkpoint saw? */
-export async function checkAgainstCheckpoint(db: PrismaClient, checkpoint: Checkpoint, key: string, report: VerifyReport): Promise<CheckpointVerdict> {
+export async function checkAgainstCheckpoint(
+  db: PrismaClient,
+  checkpoint: Checkpoint,
+  key: string,
+  report: VerifyReport,
+): Promise<CheckpointVerdict> {
   const { signature, ...body } = checkpoint;
   const expected = Buffer.from(sign(body, key), "hex");
   const given = Buffer.from(signature ?? "", "hex");
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, message: "The checkpoint's signature does not match: it was not made with this key, or it was edited." };
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return {
+      ok: false,
+      message: "The checkpoint's signature does not match: it was not made with this key, or it was edited.",
+    };
   if (checkpoint.count === 0) return { ok: true };
   const head = await db.auditEvent.findUnique({ where: { seq: BigInt(checkpoint.headSeq) } });
-  if (!head) return { ok: false, message: `Event #${checkpoint.headSeq}, the head when the checkpoint was taken (${checkpoint.at}), is gone: the newest events were deleted.` };
-  if (head.hash !== checkpoint.headHash) return { ok: false, message: `Event #${checkpoint.headSeq} is not the event the checkpoint saw: history was rewritten.` };
-  if (report.count < checkpoint.count) return { ok: false, message: `The log has ${report.count} events; the checkpoint saw ${checkpoint.count}.` };
+  if (!head)
+    return {
+      ok: false,
+      message: `Event #${checkpoint.headSeq}, the head when the checkpoint was taken (${checkpoint.at}), is gone: the newest events were deleted.`,
+    };
+  if (head.hash !== checkpoint.headHash)
+    return {
+      ok: false,
+      message: `Event #${checkpoint.headSeq} is not the event the checkpoint saw: history was rewritten.`,
+    };
+  if (report.count < checkpoint.count)
+    return {
+      ok: false,
+      message: `The log has ${report.count} events; the checkpoint saw ${checkpoint.count}.`,
+    };
   return { ok: true };
 }

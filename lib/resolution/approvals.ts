@@ -22,7 +22,10 @@ async function close(
   why: string,
   now: Date,
 ) {
-  await tx.resolution.updateMany({ where: { id: resolution.id, status: "pending_approval" }, data: { status, decidedAt: now } });
+  await tx.resolution.updateMany({
+    where: { id: resolution.id, status: "pending_approval" },
+    data: { status, decidedAt: now },
+  });
   await appendAudit(tx, {
     actor: actor ? auditActor(actor) : SYSTEM_ACTOR,
     action: status === "expired" ? "resolution.expired" : "resolution.voided",
@@ -53,28 +56,66 @@ export async function decide(
 ): Promise<DecisionResult> {
   type Outcome = { result: DecisionResult } | { refused: ResolutionError };
   const outcome: Outcome = await db.$transaction(async (tx): Promise<Outcome> => {
-    const resolution = await tx.resolution.findUnique({ where: { id: input.resolutionId }, include: { lookup: true, approvals: true } });
+    const resolution = await tx.resolution.findUnique({
+      where: { id: input.resolutionId },
+      include: { lookup: true, approvals: true },
+    });
     if (!resolution) throw new ResolutionError("not_found", "No such resolution.");
-    if (resolution.status !== "pending_approval") throw new ResolutionError("stale", `This resolution is already ${resolution.status.replace(/_/g, " ")}.`);
-    if (resolution.proposedById === approver.id) throw new ResolutionError("invalid", "You proposed this resolution: a second person must approve it.");
-    if (resolution.lookup?.actorId === approver.id) throw new ResolutionError("invalid", "You ran the lookup this resolution rests on: a second person must approve it.");
-    if (resolution.approvals.some((a) => a.approverId === approver.id)) throw new ResolutionError("invalid", "You already decided on this resolution.");
+    if (resolution.status !== "pending_approval")
+      throw new ResolutionError(
+        "stale",
+        `This resolution is already ${resolution.status.replace(/_/g, " ")}.`,
+      );
+    if (resolution.proposedById === approver.id)
+      throw new ResolutionError("invalid", "You proposed this resolution: a second person must approve it.");
+    if (resolution.lookup?.actorId === approver.id)
+      throw new ResolutionError(
+        "invalid",
+        "You ran the lookup this resolution rests on: a second person must approve it.",
+      );
+    if (resolution.approvals.some((a) => a.approverId === approver.id))
+      throw new ResolutionError("invalid", "You already decided on this resolution.");
 
     // Expiry and changes to the intent end the request for everyone; that is recorded
     // and committed even though this decision is refused.
     if (resolution.expiresAt && resolution.expiresAt <= now) {
       await close(tx, approver, resolution, "expired", "approval window passed", now);
-      return { refused: new ResolutionError("stale", "This request has expired; the proposer must propose it again.") };
+      return {
+        refused: new ResolutionError(
+          "stale",
+          "This request has expired; the proposer must propose it again.",
+        ),
+      };
     }
     const intent = await tx.effectIntent.findUniqueOrThrow({ where: { id: resolution.intentId } });
     const digestNow = proposalDigestOf({ ...resolution, intentVersion: resolution.intentVersion });
     if (intent.version !== resolution.intentVersion || digestNow !== resolution.proposalDigest) {
-      await close(tx, approver, resolution, "voided", `intent changed (v${resolution.intentVersion} → v${intent.version}) after the proposal`, now);
-      return { refused: new ResolutionError("stale", "The intent changed after this was proposed, so the approval would not be about what you see. It is void; the proposer must propose again.") };
+      await close(
+        tx,
+        approver,
+        resolution,
+        "voided",
+        `intent changed (v${resolution.intentVersion} → v${intent.version}) after the proposal`,
+        now,
+      );
+      return {
+        refused: new ResolutionError(
+          "stale",
+          "The intent changed after this was proposed, so the approval would not be about what you see. It is void; the proposer must propose again.",
+        ),
+      };
     }
 
     await tx.approval.create({
-      data: { resolutionId: resolution.id, approverId: approver.id, decision: input.decision, reason: input.reason, proposalDigest: resolution.proposalDigest, intentVersion: intent.version, createdAt: now },
+      data: {
+        resolutionId: resolution.id,
+        approverId: approver.id,
+        decision: input.decision,
+        reason: input.reason,
+        proposalDigest: resolution.proposalDigest,
+        intentVersion: intent.version,
+        createdAt: now,
+      },
     });
     const audit = {
       actor: auditActor(approver),
@@ -90,26 +131,63 @@ export async function decide(
     };
 
     if (input.decision === "denied") {
-      const denied = await tx.resolution.update({ where: { id: resolution.id }, data: { status: "denied", decidedAt: now } });
-      await appendAudit(tx, { ...audit, action: "resolution.denied", details: { resolutionId: resolution.id, kind: resolution.kind } });
+      const denied = await tx.resolution.update({
+        where: { id: resolution.id },
+        data: { status: "denied", decidedAt: now },
+      });
+      await appendAudit(tx, {
+        ...audit,
+        action: "resolution.denied",
+        details: { resolutionId: resolution.id, kind: resolution.kind },
+      });
       return { result: { resolution: denied, outcome: "denied", compensationIntentId: null } };
     }
 
     const approvals = resolution.approvals.filter((a) => a.decision === "approved").length + 1;
-    await appendAudit(tx, { ...audit, action: "resolution.approved", details: { resolutionId: resolution.id, kind: resolution.kind, approvals, required: resolution.requiredApprovals } });
+    await appendAudit(tx, {
+      ...audit,
+      action: "resolution.approved",
+      details: {
+        resolutionId: resolution.id,
+        kind: resolution.kind,
+        approvals,
+        required: resolution.requiredApprovals,
+      },
+    });
     if (approvals < resolution.requiredApprovals) {
       return { result: { resolution, outcome: "approved_waiting", compensationIntentId: null } };
     }
 
     const provider = await tx.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
-    const laterLookups = resolution.lookup ? await tx.lookup.findMany({ where: { intentId: intent.id, startedAt: { gt: resolution.lookup.startedAt } } }) : [];
-    const verdict = evidenceAllows(resolution.kind, intent, provider, { lookup: resolution.lookup, externalEvidenceRef: resolution.externalEvidenceRef, laterLookups }, now);
+    const laterLookups = resolution.lookup
+      ? await tx.lookup.findMany({
+          where: { intentId: intent.id, startedAt: { gt: resolution.lookup.startedAt } },
+        })
+      : [];
+    const verdict = evidenceAllows(
+      resolution.kind,
+      intent,
+      provider,
+      { lookup: resolution.lookup, externalEvidenceRef: resolution.externalEvidenceRef, laterLookups },
+      now,
+    );
     if (!verdict.ok) {
       await close(tx, approver, resolution, "voided", `evidence no longer holds: ${verdict.reason}`, now);
-      return { refused: new ResolutionError("evidence", `The evidence no longer holds, so it was not applied and is now void: ${verdict.reason}`) };
+      return {
+        refused: new ResolutionError(
+          "evidence",
+          `The evidence no longer holds, so it was not applied and is now void: ${verdict.reason}`,
+        ),
+      };
     }
     const applied = await applyIn(tx, approver, intent, resolution, now);
-    return { result: { resolution: applied.resolution, outcome: "applied", compensationIntentId: applied.resolution.compensationIntentId } };
+    return {
+      result: {
+        resolution: applied.resolution,
+        outcome: "applied",
+        compensationIntentId: applied.resolution.compensationIntentId,
+      },
+    };
   });
   if ("refused" in outcome) throw outcome.refused;
   return outcome.result;
@@ -117,7 +195,9 @@ export async function decide(
 
 /** Marks every pending request past its window as expired (each audited). */
 export async function expireStaleRequests(db: PrismaClient, now = new Date()): Promise<number> {
-  const stale = await db.resolution.findMany({ where: { status: "pending_approval", expiresAt: { lte: now } } });
+  const stale = await db.resolution.findMany({
+    where: { status: "pending_approval", expiresAt: { lte: now } },
+  });
   for (const r of stale) {
     try {
       await db.$transaction((tx) => close(tx, null, r, "expired", "approval window passed", now));

@@ -125,7 +125,9 @@ function plan(options: SimulateOptions): Step[] {
     // A quarter of the traffic in the last day, so some unknowns are fresh enough
     // that the provider still remembers their keys.
     const lastDay = Math.max(from, to - 86_400_000);
-    const at = r.chance(0.25) ? lastDay + Math.floor(r.next() * (to - lastDay)) : from + Math.floor(r.next() * (to - from));
+    const at = r.chance(0.25)
+      ? lastDay + Math.floor(r.next() * (to - lastDay))
+      : from + Math.floor(r.next() * (to - from));
     const tag = `${tenantId.slice(0, 3)}${run}_${String(n).padStart(5, "0")}`;
     if (r.chance(0.65)) {
       const invoice = `inv_${tag}`;

@@ -52,8 +52,25 @@ describe("roles and navigation", () => {
   });
 
   it("lists only the screens a user's roles may open", () => {
-    expect(screensFor(["operator"]).map((s) => s.label)).toEqual(["Overview", "Providers"]);
-    expect(screensFor(["admin"]).map((s) => s.label)).toEqual(["Overview", "Providers", "Users"]);
+    expect(screensFor(["operator"]).map((s) => s.label)).toEqual(["Overview", "Inbox", "Providers"]);
+    expect(screensFor(["approver"]).map((s) => s.label)).toEqual([
+      "Overview",
+      "Inbox",
+      "Approvals",
+      "Providers",
+    ]);
+    expect(screensFor(["auditor"]).map((s) => s.label)).toEqual([
+      "Overview",
+      "Inbox",
+      "Audit log",
+      "Providers",
+    ]);
+    expect(screensFor(["admin"]).map((s) => s.label)).toEqual([
+      "Overview",
+      "Providers",
+      "Users",
+      "Thresholds",
+    ]);
     expect(screensFor([])).toEqual([]);
   });
 });

@@ -4,14 +4,20 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-type Result = { outcome: "approved_waiting" | "applied" | "denied"; compensation: { outcome: string } | null };
+type Result = {
+  outcome: "approved_waiting" | "applied" | "denied";
+  compensation: { outcome: string } | null;
+};
 
 export function DecisionForm({ resolutionId, label }: { resolutionId: string; label: string }) {
   const router = useRouter();
   const [reason, setReason] = useState("");
   const decide = useMutation({
     mutationFn: async (decision: "approved" | "denied") => {
-      const response = await fetch(`/api/resolutions/${resolutionId}/decision`, { method: "POST", body: JSON.stringify({ decision, reason }) });
+      const response = await fetch(`/api/resolutions/${resolutionId}/decision`, {
+        method: "POST",
+        body: JSON.stringify({ decision, reason }),
+      });
       const body = (await response.json()) as Result & { message?: string };
       if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
       return body;
@@ -22,15 +28,34 @@ export function DecisionForm({ resolutionId, label }: { resolutionId: string; la
     },
   });
   return (
-    <form aria-label={`Decide on ${label}`} className="mt-3 flex flex-wrap items-end gap-2" onSubmit={(e) => e.preventDefault()}>
+    <form
+      aria-label={`Decide on ${label}`}
+      className="mt-3 flex flex-wrap items-end gap-2"
+      onSubmit={(e) => e.preventDefault()}
+    >
       <label className="flex flex-col">
         <span className="text-xs text-slate-600">Reason for your decision</span>
-        <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} className="w-96 rounded border border-slate-300 px-2 py-1" />
+        <input
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          maxLength={2000}
+          className="w-96 rounded border border-slate-300 px-2 py-1"
+        />
       </label>
-      <button type="button" disabled={decide.isPending} onClick={() => decide.mutate("approved")} className="rounded bg-green-700 px-3 py-1 font-medium text-white disabled:opacity-60">
+      <button
+        type="button"
+        disabled={decide.isPending}
+        onClick={() => decide.mutate("approved")}
+        className="rounded bg-green-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+      >
         Approve
       </button>
-      <button type="button" disabled={decide.isPending} onClick={() => decide.mutate("denied")} className="rounded bg-red-700 px-3 py-1 font-medium text-white disabled:opacity-60">
+      <button
+        type="button"
+        disabled={decide.isPending}
+        onClick={() => decide.mutate("denied")}
+        className="rounded bg-red-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+      >
         Deny
       </button>
       {decide.data && (

@@ -35,27 +35,43 @@ export default async function ApprovalsPage() {
       <div>
         <h1 className="text-2xl font-semibold">Approvals</h1>
         <p className="text-sm text-slate-600">
-          Resolutions above a threshold wait here for a second person. You see the exact evidence the proposer cited. You cannot
-          approve what you proposed or looked up yourself.
+          Resolutions above a threshold wait here for a second person. You see the exact evidence the proposer
+          cited. You cannot approve what you proposed or looked up yourself.
         </p>
       </div>
-      {pending.length === 0 && <p className="rounded border border-slate-200 bg-white p-6 text-center text-slate-500">Nothing waits for approval.</p>}
+      {pending.length === 0 && (
+        <p className="rounded border border-slate-200 bg-white p-6 text-center text-slate-500">
+          Nothing waits for approval.
+        </p>
+      )}
       <ul className="space-y-4" aria-label="Pending resolutions">
         {pending.map((r) => {
           const changed = r.intent.version !== r.intentVersion;
           const own = r.proposedById === user.id || r.lookup?.actorId === user.id;
           const approvedBy = r.approvals.filter((a) => a.decision === "approved").map((a) => a.approver.name);
           return (
-            <li key={r.id} aria-label={`${r.kind.replace(/_/g, " ")} ${r.intent.intentKey}`} className="rounded border border-slate-200 bg-white p-4 text-sm">
+            <li
+              key={r.id}
+              aria-label={`${r.kind.replace(/_/g, " ")} ${r.intent.intentKey}`}
+              className="rounded border border-slate-200 bg-white p-4 text-sm"
+            >
               <div className="flex flex-wrap items-baseline gap-3">
                 <h2 className="text-base font-semibold">{r.kind.replace(/_/g, " ")}</h2>
-                <Link className="font-mono text-xs text-blue-800 underline" href={`/intents/${encodeURIComponent(r.tenantId)}/${encodeURIComponent(r.intent.intentKey)}`}>
+                <Link
+                  className="font-mono text-xs text-blue-800 underline"
+                  href={`/intents/${encodeURIComponent(r.tenantId)}/${encodeURIComponent(r.intent.intentKey)}`}
+                >
                   {r.intent.intentKey}
                 </Link>
                 <span>{r.tenantId}</span>
-                <span className="font-medium">{r.intent.amountMinor !== null ? formatAmount(r.intent.amountMinor, r.intent.currency) : r.intent.recipient}</span>
+                <span className="font-medium">
+                  {r.intent.amountMinor !== null
+                    ? formatAmount(r.intent.amountMinor, r.intent.currency)
+                    : r.intent.recipient}
+                </span>
                 <span className="text-slate-500">
-                  proposed {formatAge(now.getTime() - r.createdAt.getTime())} ago by {r.proposedBy.name} · expires {r.expiresAt ? time(r.expiresAt) : "never"}
+                  proposed {formatAge(now.getTime() - r.createdAt.getTime())} ago by {r.proposedBy.name} ·
+                  expires {r.expiresAt ? time(r.expiresAt) : "never"}
                 </span>
               </div>
               <p className="mt-1">“{r.reason}”</p>
@@ -63,7 +79,10 @@ export default async function ApprovalsPage() {
                 <dt className="text-slate-500">Intent now</dt>
                 <dd className={changed ? "font-medium text-red-800" : ""}>
                   {r.intent.status} (version {r.intent.version}
-                  {changed ? `, proposed on version ${r.intentVersion}: changed since — approval would be void` : ""})
+                  {changed
+                    ? `, proposed on version ${r.intentVersion}: changed since — approval would be void`
+                    : ""}
+                  )
                 </dd>
                 <dt className="text-slate-500">Approvals</dt>
                 <dd>
@@ -74,11 +93,19 @@ export default async function ApprovalsPage() {
                 <dd>
                   {r.lookup ? (
                     <>
-                      Lookup by {r.lookup.method.replace(/_/g, " ")}: <strong>{r.lookup.outcome.replace(/_/g, " ")}</strong> · {r.lookup.actor?.name ?? "system"} at {time(r.lookup.startedAt)}
-                      {r.lookup.providerResultId && <span className="ml-1 font-mono text-xs">{r.lookup.providerResultId}</span>}
+                      Lookup by {r.lookup.method.replace(/_/g, " ")}:{" "}
+                      <strong>{r.lookup.outcome.replace(/_/g, " ")}</strong> ·{" "}
+                      {r.lookup.actor?.name ?? "system"} at {time(r.lookup.startedAt)}
+                      {r.lookup.providerResultId && (
+                        <span className="ml-1 font-mono text-xs">{r.lookup.providerResultId}</span>
+                      )}
                       <details>
-                        <summary className="cursor-pointer text-xs text-slate-600">What the provider said</summary>
-                        <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2 text-xs">{JSON.stringify(r.lookup.evidence, null, 2)}</pre>
+                        <summary className="cursor-pointer text-xs text-slate-600">
+                          What the provider said
+                        </summary>
+                        <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+                          {JSON.stringify(r.lookup.evidence, null, 2)}
+                        </pre>
                       </details>
                     </>
                   ) : r.externalEvidenceRef ? (
@@ -89,9 +116,14 @@ export default async function ApprovalsPage() {
                 </dd>
               </dl>
               {own ? (
-                <p className="mt-2 text-slate-600">You proposed this or ran its lookup: another approver must decide.</p>
+                <p className="mt-2 text-slate-600">
+                  You proposed this or ran its lookup: another approver must decide.
+                </p>
               ) : (
-                <DecisionForm resolutionId={r.id} label={`${r.kind.replace(/_/g, " ")} ${r.intent.intentKey}`} />
+                <DecisionForm
+                  resolutionId={r.id}
+                  label={`${r.kind.replace(/_/g, " ")} ${r.intent.intentKey}`}
+                />
               )}
             </li>
           );

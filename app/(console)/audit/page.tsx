@@ -16,8 +16,17 @@ export default async function AuditPage({ searchParams }: Props) {
   const filters = parseAuditFilters(await searchParams);
   await requirePageRole(screenRoles("/audit"), `/audit?${auditFiltersQuery(filters, true)}`);
   const { rows, nextBefore } = await auditPage(db, filters);
-  const intentIds = [...new Set(rows.filter((r) => r.targetType === "intent" && r.targetId).map((r) => r.targetId!))];
-  const intents = new Map((await db.effectIntent.findMany({ where: { id: { in: intentIds } }, select: { id: true, tenantId: true, intentKey: true } })).map((i) => [i.id, i]));
+  const intentIds = [
+    ...new Set(rows.filter((r) => r.targetType === "intent" && r.targetId).map((r) => r.targetId!)),
+  ];
+  const intents = new Map(
+    (
+      await db.effectIntent.findMany({
+        where: { id: { in: intentIds } },
+        select: { id: true, tenantId: true, intentKey: true },
+      })
+    ).map((i) => [i.id, i]),
+  );
   const query = auditFiltersQuery(filters);
   return (
     <div className="space-y-4">
@@ -28,10 +37,18 @@ export default async function AuditPage({ searchParams }: Props) {
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
           <VerifyButton />
-          <a className="rounded border border-slate-300 px-3 py-1.5" href={`/api/audit/export?format=csv&${query}`} download>
+          <a
+            className="rounded border border-slate-300 px-3 py-1.5"
+            href={`/api/audit/export?format=csv&${query}`}
+            download
+          >
             Export CSV
           </a>
-          <a className="rounded border border-slate-300 px-3 py-1.5" href={`/api/audit/export?format=jsonl&${query}`} download>
+          <a
+            className="rounded border border-slate-300 px-3 py-1.5"
+            href={`/api/audit/export?format=jsonl&${query}`}
+            download
+          >
             Export JSON Lines
           </a>
           <a className="rounded border border-slate-300 px-3 py-1.5" href="/api/audit/checkpoint" download>
@@ -39,7 +56,12 @@ export default async function AuditPage({ searchParams }: Props) {
           </a>
         </div>
       </div>
-      <form method="get" action="/audit" aria-label="Audit filters" className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3 text-sm">
+      <form
+        method="get"
+        action="/audit"
+        aria-label="Audit filters"
+        className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3 text-sm"
+      >
         {(
           [
             ["actor", "Actor email", "operator@demo.test"],
@@ -51,16 +73,31 @@ export default async function AuditPage({ searchParams }: Props) {
         ).map(([name, label, placeholder]) => (
           <label key={name} className="flex flex-col">
             <span className="text-xs text-slate-500">{label}</span>
-            <input name={name} defaultValue={filters[name] ?? ""} placeholder={placeholder} className="rounded border border-slate-300 px-2 py-1" />
+            <input
+              name={name}
+              defaultValue={filters[name] ?? ""}
+              placeholder={placeholder}
+              className="rounded border border-slate-300 px-2 py-1"
+            />
           </label>
         ))}
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">From</span>
-          <input type="date" name="from" defaultValue={filters.from ?? ""} className="rounded border border-slate-300 px-2 py-1" />
+          <input
+            type="date"
+            name="from"
+            defaultValue={filters.from ?? ""}
+            className="rounded border border-slate-300 px-2 py-1"
+          />
         </label>
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">To</span>
-          <input type="date" name="to" defaultValue={filters.to ?? ""} className="rounded border border-slate-300 px-2 py-1" />
+          <input
+            type="date"
+            name="to"
+            defaultValue={filters.to ?? ""}
+            className="rounded border border-slate-300 px-2 py-1"
+          />
         </label>
         <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white">
           Filter
@@ -99,12 +136,17 @@ export default async function AuditPage({ searchParams }: Props) {
                 <td className="p-2 whitespace-nowrap">{time(e.occurredAt)}</td>
                 <td className="p-2">
                   {e.actorEmail ?? "system"}
-                  {e.actorRoles.length > 0 && <div className="text-xs text-slate-500">{e.actorRoles.join(", ")}</div>}
+                  {e.actorRoles.length > 0 && (
+                    <div className="text-xs text-slate-500">{e.actorRoles.join(", ")}</div>
+                  )}
                 </td>
                 <td className="p-2 font-mono text-xs">{e.action}</td>
                 <td className="p-2 text-xs">
                   {intent ? (
-                    <Link className="font-mono text-blue-800 underline" href={`/intents/${encodeURIComponent(intent.tenantId)}/${encodeURIComponent(intent.intentKey)}`}>
+                    <Link
+                      className="font-mono text-blue-800 underline"
+                      href={`/intents/${encodeURIComponent(intent.tenantId)}/${encodeURIComponent(intent.intentKey)}`}
+                    >
                       {intent.intentKey}
                     </Link>
                   ) : (
@@ -112,7 +154,13 @@ export default async function AuditPage({ searchParams }: Props) {
                   )}
                   {e.tenantId && <div className="text-slate-500">{e.tenantId}</div>}
                 </td>
-                <td className="p-2 text-xs">{e.beforeStatus && e.afterStatus ? (e.beforeStatus === e.afterStatus ? e.afterStatus : `${e.beforeStatus} → ${e.afterStatus}`) : ""}</td>
+                <td className="p-2 text-xs">
+                  {e.beforeStatus && e.afterStatus
+                    ? e.beforeStatus === e.afterStatus
+                      ? e.afterStatus
+                      : `${e.beforeStatus} → ${e.afterStatus}`
+                    : ""}
+                </td>
                 <td className="p-2 text-xs">{e.reason}</td>
                 <td className="p-2 text-xs">
                   {e.evidenceRef}

@@ -2,7 +2,12 @@
 
 import { useMutation } from "@tanstack/react-query";
 
-type Report = { ok: boolean; count: number; firstBreak: { seq: string; message: string } | null; head: { seq: string } | null };
+type Report = {
+  ok: boolean;
+  count: number;
+  firstBreak: { seq: string; message: string } | null;
+  head: { seq: string } | null;
+};
 
 export function VerifyButton() {
   const verify = useMutation({
@@ -14,7 +19,12 @@ export function VerifyButton() {
   });
   return (
     <div className="flex items-center gap-2">
-      <button type="button" onClick={() => verify.mutate()} disabled={verify.isPending} className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white disabled:opacity-60">
+      <button
+        type="button"
+        onClick={() => verify.mutate()}
+        disabled={verify.isPending}
+        className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white disabled:opacity-60"
+      >
         {verify.isPending ? "Verifying…" : "Verify chain"}
       </button>
       {verify.data?.ok && (

@@ -8,10 +8,32 @@ import type { AuditEvent } from "@/lib/generated/prisma/client";
 
 export const dynamic = "force-dynamic";
 
-const FIELDS = ["seq", "occurredAt", "actorEmail", "actorRoles", "action", "tenantId", "targetType", "targetId", "reason", "evidenceRef", "beforeStatus", "afterStatus", "requestId", "details", "prevHash", "hash"] as const;
+const FIELDS = [
+  "seq",
+  "occurredAt",
+  "actorEmail",
+  "actorRoles",
+  "action",
+  "tenantId",
+  "targetType",
+  "targetId",
+  "reason",
+  "evidenceRef",
+  "beforeStatus",
+  "afterStatus",
+  "requestId",
+  "details",
+  "prevHash",
+  "hash",
+] as const;
 
 function plain(e: AuditEvent): Record<string, unknown> {
-  return Object.fromEntries(FIELDS.map((f) => [f, f === "seq" ? String(e.seq) : f === "occurredAt" ? e.occurredAt.toISOString() : e[f]]));
+  return Object.fromEntries(
+    FIELDS.map((f) => [
+      f,
+      f === "seq" ? String(e.seq) : f === "occurredAt" ? e.occurredAt.toISOString() : e[f],
+    ]),
+  );
 }
 
 function csvCell(v: unknown): string {
@@ -35,7 +57,12 @@ export const GET = withRole(["auditor"], async (request, user) => {
       actor: { id: user.id, email: user.email, roles: user.roles },
       action: "audit.exported",
       targetType: "audit_log",
-      details: { filter: auditFiltersQuery(filters), format, chainOk: report.ok, checkpointHead: checkpoint?.headSeq ?? null },
+      details: {
+        filter: auditFiltersQuery(filters),
+        format,
+        chainOk: report.ok,
+        checkpointHead: checkpoint?.headSeq ?? null,
+      },
     }),
   );
   const encoder = new TextEncoder();
@@ -45,9 +72,18 @@ export const GET = withRole(["auditor"], async (request, user) => {
       if (format === "csv") controller.enqueue(encoder.encode(FIELDS.join(",") + "\n"));
       for await (const row of rows) {
         const p = plain(row);
-        controller.enqueue(encoder.encode(format === "csv" ? FIELDS.map((f) => csvCell(p[f])).join(",") + "\n" : JSON.stringify(p) + "\n"));
+        controller.enqueue(
+          encoder.encode(
+            format === "csv" ? FIELDS.map((f) => csvCell(p[f])).join(",") + "\n" : JSON.stringify(p) + "\n",
+          ),
+        );
       }
-      if (format === "jsonl") controller.enqueue(encoder.encode(JSON.stringify({ checkpoint, chainOk: report.ok, firstBreak: report.firstBreak }) + "\n"));
+      if (format === "jsonl")
+        controller.enqueue(
+          encoder.encode(
+            JSON.stringify({ checkpoint, chainOk: report.ok, firstBreak: report.firstBreak }) + "\n",
+          ),
+        );
       controller.close();
     },
   });

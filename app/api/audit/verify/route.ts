@@ -17,5 +17,8 @@ export const POST = withRole(["auditor"], async (_request, user) => {
       details: { ok: report.ok, count: report.count, firstBreak: report.firstBreak?.seq ?? null },
     }),
   );
-  return Response.json({ ...report, checkpoint: report.ok ? makeCheckpoint(report, getEnv().checkpointKey) : null });
+  return Response.json({
+    ...report,
+    checkpoint: report.ok ? makeCheckpoint(report, getEnv().checkpointKey) : null,
+  });
 });

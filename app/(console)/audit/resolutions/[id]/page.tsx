@@ -23,13 +23,27 @@ export default async function ResolutionStory({ params }: Props) {
       intent: { include: { provider: { select: { name: true } } } },
       proposedBy: { select: { name: true, email: true } },
       lookup: { include: { actor: { select: { name: true, email: true } } } },
-      approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true, email: true } } } },
+      approvals: {
+        orderBy: { createdAt: "asc" },
+        include: { approver: { select: { name: true, email: true } } },
+      },
     },
   });
   if (!r) notFound();
   const [lookups, events] = await Promise.all([
-    db.lookup.findMany({ where: { intentId: r.intentId, startedAt: { lte: r.decidedAt ?? new Date() } }, orderBy: { startedAt: "asc" }, include: { actor: { select: { name: true } } } }),
-    db.auditEvent.findMany({ where: { targetType: "intent", targetId: r.intentId, OR: [{ evidenceRef: `resolution:${r.id}` }, { details: { path: ["resolutionId"], equals: r.id } }] }, orderBy: { seq: "asc" } }),
+    db.lookup.findMany({
+      where: { intentId: r.intentId, startedAt: { lte: r.decidedAt ?? new Date() } },
+      orderBy: { startedAt: "asc" },
+      include: { actor: { select: { name: true } } },
+    }),
+    db.auditEvent.findMany({
+      where: {
+        targetType: "intent",
+        targetId: r.intentId,
+        OR: [{ evidenceRef: `resolution:${r.id}` }, { details: { path: ["resolutionId"], equals: r.id } }],
+      },
+      orderBy: { seq: "asc" },
+    }),
   ]);
   return (
     <div className="space-y-4">
@@ -45,13 +59,20 @@ export default async function ResolutionStory({ params }: Props) {
         <dl className="grid grid-cols-[12rem_1fr] gap-y-1">
           <dt className="text-slate-500">Intent</dt>
           <dd>
-            <Link className="font-mono text-xs text-blue-800 underline" href={`/intents/${encodeURIComponent(r.tenantId)}/${encodeURIComponent(r.intent.intentKey)}`}>
+            <Link
+              className="font-mono text-xs text-blue-800 underline"
+              href={`/intents/${encodeURIComponent(r.tenantId)}/${encodeURIComponent(r.intent.intentKey)}`}
+            >
               {r.intent.intentKey}
             </Link>{" "}
             ({r.tenantId}, {r.intent.provider.name}, now {r.intent.status})
           </dd>
           <dt className="text-slate-500">Amount / recipient</dt>
-          <dd>{r.intent.amountMinor !== null ? formatAmount(r.intent.amountMinor, r.intent.currency) : r.intent.recipient}</dd>
+          <dd>
+            {r.intent.amountMinor !== null
+              ? formatAmount(r.intent.amountMinor, r.intent.currency)
+              : r.intent.recipient}
+          </dd>
           <dt className="text-slate-500">Proposed by</dt>
           <dd>
             {r.proposedBy.name} ({r.proposedBy.email}) at {time(r.createdAt)}
@@ -69,7 +90,8 @@ export default async function ResolutionStory({ params }: Props) {
           <dt className="text-slate-500">Decided</dt>
           <dd>
             {time(r.decidedAt)}
-            {r.decidedAt && ` (${formatDuration(Math.round((r.decidedAt.getTime() - r.createdAt.getTime()) / 1000))} after the proposal)`}
+            {r.decidedAt &&
+              ` (${formatDuration(Math.round((r.decidedAt.getTime() - r.createdAt.getTime()) / 1000))} after the proposal)`}
           </dd>
           <dt className="text-slate-500">Proposal digest</dt>
           <dd className="font-mono text-xs break-all">{r.proposalDigest}</dd>
@@ -81,21 +103,28 @@ export default async function ResolutionStory({ params }: Props) {
         <ul className="space-y-1">
           {r.approvals.map((a) => (
             <li key={a.id}>
-              <strong>{a.decision}</strong> by {a.approver.name} ({a.approver.email}) at {time(a.createdAt)} — “{a.reason}” · bound to v{a.intentVersion}
+              <strong>{a.decision}</strong> by {a.approver.name} ({a.approver.email}) at {time(a.createdAt)} —
+              “{a.reason}” · bound to v{a.intentVersion}
             </li>
           ))}
         </ul>
       </section>
-      <section aria-label="Lookups before the decision" className="rounded border border-slate-200 bg-white p-4 text-sm">
+      <section
+        aria-label="Lookups before the decision"
+        className="rounded border border-slate-200 bg-white p-4 text-sm"
+      >
         <h2 className="mb-2 font-semibold">Lookups on this intent</h2>
         <ul className="space-y-1">
           {lookups.map((l) => (
             <li key={l.id}>
-              {time(l.startedAt)} · {l.actor?.name ?? "system"} · {l.method.replace(/_/g, " ")} → <strong>{l.outcome.replace(/_/g, " ")}</strong>
+              {time(l.startedAt)} · {l.actor?.name ?? "system"} · {l.method.replace(/_/g, " ")} →{" "}
+              <strong>{l.outcome.replace(/_/g, " ")}</strong>
               {l.id === r.lookupId && " (cited)"}
               <details>
                 <summary className="cursor-pointer text-xs text-slate-600">Evidence</summary>
-                <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">{JSON.stringify(l.evidence, null, 2)}</pre>
+                <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+                  {JSON.stringify(l.evidence, null, 2)}
+                </pre>
               </details>
             </li>
           ))}
@@ -106,8 +135,12 @@ export default async function ResolutionStory({ params }: Props) {
         <ol className="space-y-1">
           {events.map((e) => (
             <li key={String(e.seq)}>
-              #{String(e.seq)} {time(e.occurredAt)} · {e.actorEmail ?? "system"} · <span className="font-mono text-xs">{e.action}</span>
-              {e.beforeStatus && e.afterStatus && e.beforeStatus !== e.afterStatus && ` · ${e.beforeStatus} → ${e.afterStatus}`}
+              #{String(e.seq)} {time(e.occurredAt)} · {e.actorEmail ?? "system"} ·{" "}
+              <span className="font-mono text-xs">{e.action}</span>
+              {e.beforeStatus &&
+                e.afterStatus &&
+                e.beforeStatus !== e.afterStatus &&
+                ` · ${e.beforeStatus} → ${e.afterStatus}`}
               {e.reason && ` · “${e.reason}”`}
             </li>
           ))}

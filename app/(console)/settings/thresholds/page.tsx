@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import { requirePageRole } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { screenRoles } from "@/lib/nav";
+import { ThresholdRow } from "./threshold-row";
+
+export const metadata: Metadata = { title: "Approval thresholds" };
+
+export default async function ThresholdsPage() {
+  await requirePageRole(screenRoles("/settings/thresholds"), "/settings/thresholds");
+  const thresholds = await db.approvalThreshold.findMany({
+    orderBy: [{ tenantId: "asc" }, { currency: "asc" }],
+    include: { updatedBy: { select: { name: true } } },
+  });
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">Approval thresholds</h1>
+        <p className="text-sm text-slate-600">
+          Per tenant and currency, in minor units. At or above the first, a resolution waits for one approver;
+          at or above the second, for two different approvers. Compensating a payment always needs one. Every
+          change is audited.
+        </p>
+      </div>
+      <table
+        className="w-full rounded border border-slate-200 bg-white text-sm"
+        aria-label="Approval thresholds"
+      >
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+            <th className="p-2">Tenant</th>
+            <th className="p-2">Currency</th>
+            <th className="p-2">One approver from</th>
+            <th className="p-2">Two approvers from</th>
+            <th className="p-2">Last changed</th>
+            <th className="p-2" />
+          </tr>
+        </thead>
+        <tbody>
+          {thresholds.map((t) => (
+            <ThresholdRow
+              key={t.id}
+              tenantId={t.tenantId}
+              currency={t.currency}
+              thresholdMinor={t.thresholdMinor.toString()}
+              dualThresholdMinor={t.dualThresholdMinor?.toString() ?? ""}
+              changed={`${t.updatedBy?.name ?? "system"}, ${t.updatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { appendAudit } from "@/lib/audit/append";
+import { auditActor, type Actor } from "./actor";
+import { ResolutionError } from "./errors";
+
+/** An admin sets a tenant's approval thresholds for one currency; the change is audited with before and after. */
+export async function setThreshold(
+  db: PrismaClient,
+  admin: Actor,
+  input: { tenantId: string; currency: string; thresholdMinor: bigint; dualThresholdMinor: bigint | null },
+  now = new Date(),
+) {
+  if (input.dualThresholdMinor !== null && input.dualThresholdMinor < input.thresholdMinor) {
+    throw new ResolutionError(
+      "invalid",
+      "The two-approver threshold must be at or above the one-approver threshold.",
+    );
+  }
+  return db.$transaction(async (tx) => {
+    const tenant = await tx.tenant.findUnique({ where: { id: input.tenantId } });
+    if (!tenant) throw new ResolutionError("not_found", "No such tenant.");
+    const before = await tx.approvalThreshold.findUnique({
+      where: { tenantId_currency: { tenantId: input.tenantId, currency: input.currency } },
+    });
+    const after = await tx.approvalThreshold.upsert({
+      where: { tenantId_currency: { tenantId: input.tenantId, currency: input.currency } },
+      create: {
+        tenantId: input.tenantId,
+        currency: input.currency,
+        thresholdMinor: input.thresholdMinor,
+        dualThresholdMinor: input.dualThresholdMinor,
+        updatedById: admin.id,
+        updatedAt: now,
+      },
+      update: {
+        thresholdMinor: input.thresholdMinor,
+        dualThresholdMinor: input.dualThresholdMinor,
+        updatedById: admin.id,
+        updatedAt: now,
+      },
+    });
+    await appendAudit(tx, {
+      actor: auditActor(admin),
+      action: "settings.threshold_changed",
+      tenantId: input.tenantId,
+      targetType: "approval_threshold",
+      targetId: `${input.tenantId}/${input.currency}`,
+      requestId: admin.requestId,
+      details: {
+        currency: input.currency,
+        before: before
+          ? {
+              thresholdMinor: before.thresholdMinor.toString(),
+              dualThresholdMinor: before.dualThresholdMinor?.toString() ?? null,
+            }
+          : null,
+        after: {
+          thresholdMinor: after.thresholdMinor.toString(),
+          dualThresholdMinor: after.dualThresholdMinor?.toString() ?? null,
+        },
+      },
+      occurredAt: now,
+    });
+    return after;
+  });
+}
