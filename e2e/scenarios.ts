@@ -27,6 +27,10 @@ export const SCENARIOS = {
   toRefund: { job: charge("to_refund", 4_200), scenario: "clean" },
   /** Charged, answer lost, above the approval threshold. */
   big: { job: charge("big", 250_000), scenario: "charged_answer_lost" },
+  /** Charged and confirmed: compensated after an approver signs off. */
+  refundApproved: { job: charge("refund_approved", 5_100), scenario: "clean" },
+  /** Charged, answer lost, far above the dual threshold: two approvers. */
+  huge: { job: charge("huge", 1_500_000), scenario: "charged_answer_lost" },
   /** For bad-input tests. */
   spare: { job: charge("spare", 999), scenario: "charged_answer_lost" },
 } as const;

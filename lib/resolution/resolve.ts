@@ -211,6 +211,18 @@ export async function proposeResolution(
       );
     }
     if (error instanceof Error && /Unique constraint failed.*submission_key/s.test(error.message)) {
+      // The same submission raced itself (a double click): answer with what the first one did.
+      const first = await db.resolution.findUnique({ where: { submissionKey: input.submissionKey } });
+      if (first && first.proposedById === actor.id && first.intentId === input.intentId) {
+        const intent = await db.effectIntent.findUniqueOrThrow({ where: { id: first.intentId } });
+        return {
+          resolution: first,
+          intent,
+          applied: first.status === "applied",
+          replayed: true,
+          compensationIntentId: first.compensationIntentId,
+        };
+      }
       throw new ResolutionError("duplicate_submission", "This form is already being submitted.");
     }
     throw error;
