@@ -20,6 +20,7 @@ try {
       intents: 2000,
       seed: 1,
       faults: "mixed",
+      history: true,
       sandboxUrl: process.env.SANDBOX_URL || null,
       stateFile: path.join(path.dirname(path.resolve(env.PGLITE_DIR)), "sandbox.json"),
       log: (line) => console.log(line),

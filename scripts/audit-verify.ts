@@ -1,6 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { checkAgainstCheckpoint, makeCheckpoint, verifyAuditChain, type Checkpoint } from "@/lib/audit/verify";
+import {
+  checkAgainstCheckpoint,
+  makeCheckpoint,
+  verifyAuditChain,
+  type Checkpoint,
+} from "@/lib/audit/verify";
 import { describeTarget, openDatabase, targetFrom } from "@/lib/db/connect";
 import { getEnv } from "@/lib/env";
 
@@ -8,7 +13,9 @@ import { getEnv } from "@/lib/env";
 // Walks the audit chain and names the first event that was altered, removed,
 // reordered or inserted; against a saved checkpoint it also detects a cut tail.
 // Exits 1 on any break.
-const { values } = parseArgs({ options: { checkpoint: { type: "string" }, "export-checkpoint": { type: "string" } } });
+const { values } = parseArgs({
+  options: { checkpoint: { type: "string" }, "export-checkpoint": { type: "string" } },
+});
 const env = getEnv();
 const database = openDatabase(targetFrom(env));
 try {
@@ -26,14 +33,18 @@ try {
   if (values.checkpoint) {
     const saved = JSON.parse(readFileSync(values.checkpoint, "utf8")) as Checkpoint;
     const verdict = await checkAgainstCheckpoint(database.prisma, saved, env.checkpointKey, report);
-    if (verdict.ok) console.log(`OK against the checkpoint of ${saved.at} (${saved.count} events, head #${saved.headSeq})`);
+    if (verdict.ok)
+      console.log(`OK against the checkpoint of ${saved.at} (${saved.count} events, head #${saved.headSeq})`);
     else {
       console.error(`BROKEN against the checkpoint of ${saved.at}: ${verdict.message}`);
       process.exitCode = 1;
     }
   }
   if (values["export-checkpoint"] && report.ok) {
-    writeFileSync(values["export-checkpoint"], JSON.stringify(makeCheckpoint(report, env.checkpointKey), null, 2));
+    writeFileSync(
+      values["export-checkpoint"],
+      JSON.stringify(makeCheckpoint(report, env.checkpointKey), null, 2),
+    );
     console.log(`Checkpoint written to ${values["export-checkpoint"]}`);
   }
 } finally {

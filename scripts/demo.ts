@@ -31,6 +31,7 @@ try {
       intents: 2000,
       seed: 1,
       faults: "mixed",
+      history: true,
       sandboxUrl: sandbox.url,
       log,
     });

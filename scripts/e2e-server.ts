@@ -20,7 +20,8 @@ await buildSimulatedLedger(database.prisma, {
   faults: "mixed",
   sandboxUrl: sandbox.url,
 });
-for (const { job, scenario } of Object.values(SCENARIOS)) await runScenario(database.prisma, sandbox.url, job, scenario);
+for (const { job, scenario } of Object.values(SCENARIOS))
+  await runScenario(database.prisma, sandbox.url, job, scenario);
 await database.close();
 
 const server = spawn("npx", ["next", "start", "-p", port], {

@@ -63,7 +63,7 @@ const THRESHOLDS: Record<string, [bigint, bigint]> = {
 /** Users, tenants, provider profiles and approval thresholds: everything but the ledger. */
 export async function seedReferenceData(
   prisma: PrismaClient,
-  options: { providerBaseUrl?: string | null } = {},
+  options: { providerBaseUrl?: string | null; at?: Date } = {},
 ) {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const users = DEMO_USERS.map((u) => ({ ...u, id: randomUUID(), passwordHash }));
@@ -92,6 +92,7 @@ export async function seedReferenceData(
         targetType: "user",
         targetId: u.id,
         details: { email: u.email, roles: u.roles, via: "demo seed" },
+        occurredAt: options.at,
       });
     }
   });

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { spawnSandbox, type SandboxProcess } from "@/lib/sandbox/process";
 import { seedReferenceData } from "@/lib/seed/demo";
+import { buildHistory, type HistorySummary } from "./history";
 import { checkUnknownsAgainstTruth, simulate, type SimulationSummary, type TruthCheck } from "./simulate";
 
 export type DemoLedgerOptions = {
@@ -10,6 +11,8 @@ export type DemoLedgerOptions = {
   /** Use this sandbox; otherwise start one (keeping its state in stateFile). */
   sandboxUrl?: string | null;
   stateFile?: string | null;
+  /** Also weeks of past operator and approver work on it (the demo's audit history). */
+  history?: boolean;
   log?: (line: string) => void;
 };
 
@@ -21,10 +24,16 @@ export type DemoLedgerOptions = {
 export async function buildSimulatedLedger(
   db: PrismaClient,
   options: DemoLedgerOptions,
-): Promise<{ summary: SimulationSummary; truth: TruthCheck; sandboxUrl: string }> {
+): Promise<{
+  summary: SimulationSummary;
+  truth: TruthCheck;
+  history: HistorySummary | null;
+  sandboxUrl: string;
+}> {
   const log = options.log ?? (() => undefined);
   if ((await db.tenant.count()) === 0) {
-    await seedReferenceData(db);
+    // Users exist from before the month of traffic, so the audit log reads in time order.
+    await seedReferenceData(db, { at: new Date(Date.now() - 35 * 86_400_000) });
     log("Seeded users, tenants, providers and approval thresholds");
   }
   let spawned: SandboxProcess | null = null;
@@ -49,15 +58,19 @@ export async function buildSimulatedLedger(
         }
       },
     });
-    const truth = await checkUnknownsAgainstTruth(db, {
-      defaultBaseUrl: sandboxUrl,
-      stripeApiKey: "sk_test_sandbox",
-      timeoutMs: 5_000,
-    });
+    const settings = { defaultBaseUrl: sandboxUrl, stripeApiKey: "sk_test_sandbox", timeoutMs: 5_000 };
+    const truth = await checkUnknownsAgainstTruth(db, settings);
     log(`Lookups for ${truth.checked} unknown intents: ${truth.agreed} agree with the provider's own record`);
     for (const d of truth.disagreements.slice(0, 10))
       log(`  DISAGREES ${d.intentKey}: lookup ${d.outcome}, provider truth ${d.truth}`);
-    return { summary, truth, sandboxUrl };
+    let history: HistorySummary | null = null;
+    if (options.history) {
+      history = await buildHistory(db, settings, options.seed);
+      log(
+        `History: ${history.resolved} resolved directly, ${history.approved} approved, ${history.denied} denied, ${history.expired} expired, ${history.pendingNow} waiting for an approver now`,
+      );
+    }
+    return { summary, truth, history, sandboxUrl };
   } finally {
     await spawned?.stop();
   }

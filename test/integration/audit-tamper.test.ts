@@ -20,15 +20,21 @@ beforeAll(async () => {
 afterAll(async () => database.dispose());
 
 async function freshLog(count: number) {
-  await database.runner.exec("ALTER TABLE audit_events DISABLE TRIGGER USER; TRUNCATE audit_events; ALTER TABLE audit_events ENABLE TRIGGER USER;");
+  await database.runner.exec(
+    "ALTER TABLE audit_events DISABLE TRIGGER USER; TRUNCATE audit_events; ALTER TABLE audit_events ENABLE TRIGGER USER;",
+  );
   for (let i = 1; i <= count; i++) {
-    await database.prisma.$transaction((tx) => appendAudit(tx, { actor: SYSTEM_ACTOR, action: `test.event_${i}`, reason: `reason ${i}` }));
+    await database.prisma.$transaction((tx) =>
+      appendAudit(tx, { actor: SYSTEM_ACTOR, action: `test.event_${i}`, reason: `reason ${i}` }),
+    );
   }
   return database.prisma.auditEvent.findMany({ orderBy: { seq: "asc" } });
 }
 
 async function asSuperuser(sql: string) {
-  await database.runner.exec(`ALTER TABLE audit_events DISABLE TRIGGER USER; ${sql}; ALTER TABLE audit_events ENABLE TRIGGER USER;`);
+  await database.runner.exec(
+    `ALTER TABLE audit_events DISABLE TRIGGER USER; ${sql}; ALTER TABLE audit_events ENABLE TRIGGER USER;`,
+  );
 }
 
 function auditVerify(...args: string[]) {
@@ -91,10 +97,14 @@ describe("npm run audit:verify", () => {
     await freshLog(3);
     const file = path.join(mkdtempSync(path.join(tmpdir(), "reckon-cp-")), "checkpoint.json");
     expect(auditVerify("--export-checkpoint", file).code).toBe(0);
-    const other = spawnSync(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts", "--checkpoint", file], {
-      env: { ...process.env, DATABASE_URL: url, AUDIT_CHECKPOINT_KEY: "z".repeat(40) },
-      encoding: "utf8",
-    });
+    const other = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "scripts/audit-verify.ts", "--checkpoint", file],
+      {
+        env: { ...process.env, DATABASE_URL: url, AUDIT_CHECKPOINT_KEY: "z".repeat(40) },
+        encoding: "utf8",
+      },
+    );
     expect(other.status).toBe(1);
     expect(other.stdout + other.stderr).toMatch(/signature does not match/);
   });
