@@ -17,7 +17,8 @@ export type VerifyReport = {
   firstBreak: ChainBreak | null;
 };
 
-function recompute(row: AuditEvent): string {
+/** The hash a row should carry, recomputed from its stored content. */
+export function recomputeAuditHash(row: AuditEvent): string {
   return auditHash(row.prevHash, {
     occurredAt: row.occurredAt.toISOString(),
     actorId: row.actorId,
@@ -69,7 +70,7 @@ export async function verifyAuditChain(
           },
         };
       }
-      if (recompute(row) !== row.hash) {
+      if (recomputeAuditHash(row) !== row.hash) {
         return {
           ok: false,
           count,

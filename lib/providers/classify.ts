@@ -1,4 +1,5 @@
-import type { Candidate, Expectation, LookupOutcome } from "./types";
+import { digest } from "@/lib/ledger/digest";
+import type { Candidate, Expectation, LookupMethod, LookupOutcome, LookupResult } from "./types";
 
 export type ClassifyInput = {
   candidates: Candidate[];
@@ -53,4 +54,37 @@ export function classify(input: ClassifyInput): Classification {
     };
   }
   return { outcome: "absent", match: null, reason: "no effect found after the visibility delay" };
+}
+
+/**
+ * A provider's answer as a recorded lookup: the classification, a digest of the raw
+ * response and a redacted evidence snapshot (the query and the candidates).
+ */
+export function lookupResult(
+  method: LookupMethod,
+  answer: { candidates: Candidate[]; raw: unknown; query: string; lagged: boolean },
+  subject: { expected: Expectation; lastAttemptAt: Date; visibilityDelayMs: number },
+  now: Date,
+): LookupResult {
+  const verdict = classify({
+    ...answer,
+    expected: subject.expected,
+    lastAttemptAt: subject.lastAttemptAt,
+    visibilityDelayMs: subject.visibilityDelayMs,
+    now,
+  });
+  return {
+    method,
+    outcome: verdict.outcome,
+    providerResultId: verdict.match?.id ?? null,
+    responseDigest: digest(answer.raw),
+    errorClass: null,
+    evidence: {
+      query: answer.query,
+      lagged: answer.lagged,
+      observedAt: now.toISOString(),
+      reason: verdict.reason,
+      candidates: answer.candidates,
+    },
+  };
 }

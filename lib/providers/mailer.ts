@@ -1,6 +1,6 @@
 import { digest, sha256Hex } from "@/lib/ledger/digest";
 import { maskEmail } from "@/lib/redact";
-import { classify } from "./classify";
+import { lookupResult } from "./classify";
 import { inconclusive } from "./payments";
 import type { CallOutcome, Candidate, Expectation, LookupMethod, LookupResult } from "./types";
 
@@ -151,22 +151,7 @@ export async function lookupEmail(
   }
   try {
     const { candidates, raw } = await run();
-    const verdict = classify({
-      candidates,
-      expected: subject.expected,
-      lagged,
-      lastAttemptAt: subject.lastAttemptAt,
-      visibilityDelayMs: subject.visibilityDelayMs,
-      now,
-    });
-    return {
-      method,
-      outcome: verdict.outcome,
-      providerResultId: verdict.match?.id ?? null,
-      responseDigest: digest(raw),
-      errorClass: null,
-      evidence: { query, lagged, observedAt: now.toISOString(), reason: verdict.reason, candidates },
-    };
+    return lookupResult(method, { candidates, raw, query, lagged }, subject, now);
   } catch (error) {
     return inconclusive(method, errorClassOf(error).errorClass, { query });
   }

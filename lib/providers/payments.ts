@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { digest } from "@/lib/ledger/digest";
-import { classify } from "./classify";
+import { lookupResult } from "./classify";
 import type { CallOutcome, Candidate, Expectation, LookupMethod, LookupResult } from "./types";
 
 /**
@@ -231,22 +231,7 @@ export async function lookupPayment(
     const outcome = classifyError(error);
     return inconclusive(method, outcome.kind === "ok" ? "unexpected" : outcome.errorClass, { query });
   }
-  const verdict = classify({
-    candidates,
-    expected: subject.expected,
-    lagged,
-    lastAttemptAt: subject.lastAttemptAt,
-    visibilityDelayMs: subject.visibilityDelayMs,
-    now,
-  });
-  return {
-    method,
-    outcome: verdict.outcome,
-    providerResultId: verdict.match?.id ?? null,
-    responseDigest: digest(raw),
-    errorClass: null,
-    evidence: { query, lagged, observedAt: now.toISOString(), reason: verdict.reason, candidates },
-  };
+  return lookupResult(method, { candidates, raw, query, lagged }, subject, now);
 }
 
 export function inconclusive(

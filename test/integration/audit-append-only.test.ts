@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { appendAudit, auditHash, GENESIS_HASH, SYSTEM_ACTOR } from "@/lib/audit/append";
+import { appendAudit, GENESIS_HASH, SYSTEM_ACTOR } from "@/lib/audit/append";
+import { recomputeAuditHash } from "@/lib/audit/verify";
 import { freshPglite, freshPostgres, type TestDatabase } from "./support";
 
 const cleanup: TestDatabase[] = [];
@@ -51,22 +52,7 @@ for (const [kind, open] of Object.entries(kinds)) {
       let prev = GENESIS_HASH;
       for (const row of rows) {
         expect(row.prevHash).toBe(prev);
-        const recomputed = auditHash(row.prevHash, {
-          occurredAt: row.occurredAt.toISOString(),
-          actorId: row.actorId,
-          actorEmail: row.actorEmail,
-          actorRoles: row.actorRoles,
-          action: row.action,
-          tenantId: row.tenantId,
-          targetType: row.targetType,
-          targetId: row.targetId,
-          reason: row.reason,
-          evidenceRef: row.evidenceRef,
-          beforeStatus: row.beforeStatus,
-          afterStatus: row.afterStatus,
-          requestId: row.requestId,
-          details: row.details,
-        });
+        const recomputed = recomputeAuditHash(row);
         expect(row.hash).toBe(recomputed);
         prev = row.hash;
       }
