@@ -73,17 +73,14 @@ function amountWhere(op: "gte" | "lte", major: number): Prisma.EffectIntentWhere
 
 export const INBOX_PAGE_SIZE = 50;
 
-export function inboxWhere(
+/** The filters other than status (shared by both halves of the inbox). */
+export function filterWhere(
   f: InboxFilters,
   userId: string,
   now: Date,
   providerWindows: Map<string, number>,
-): Prisma.EffectIntentWhereInput {
-  const and: Prisma.EffectIntentWhereInput[] = [
-    // Unknown intents, and dispatched ones whose worker lost its lease (the sweeper
-    // has not caught up with them yet).
-    { OR: [{ status: "unknown" }, { status: "dispatched", leaseExpiresAt: { lt: now } }] },
-  ];
+): Prisma.EffectIntentWhereInput[] {
+  const and: Prisma.EffectIntentWhereInput[] = [];
   if (f.tenant) and.push({ tenantId: f.tenant });
   if (f.provider) and.push({ providerId: f.provider });
   if (f.needsOperator === "1") and.push({ needsOperator: true });
@@ -104,13 +101,7 @@ export function inboxWhere(
       })),
     });
   }
-  if (f.q) {
-    // Exact matches, each served by an index.
-    and.push({
-      OR: [{ intentKey: f.q }, { workflowId: f.q }, { customerRef: f.q }, { providerResultId: f.q }],
-    });
-  }
-  return { AND: and };
+  return and;
 }
 
 const select = {
@@ -160,25 +151,47 @@ export async function inboxPage(
   pageSize = INBOX_PAGE_SIZE,
 ): Promise<InboxPage> {
   const providers = await db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } });
-  const where = inboxWhere(f, userId, now, new Map(providers.map((p) => [p.id, p.responseWindowSeconds])));
+  const filters = filterWhere(f, userId, now, new Map(providers.map((p) => [p.id, p.responseWindowSeconds])));
+  if (f.q) {
+    // Search is by exact key, workflow id, customer reference or provider result id:
+    // four index lookups first, so the ordered scan below only sees their few rows.
+    const q = f.q;
+    const found = await Promise.all(
+      [{ intentKey: q }, { workflowId: q }, { customerRef: q }, { providerResultId: q }].map((where) =>
+        db.effectIntent.findMany({ where, select: { id: true }, take: 1000 }),
+      ),
+    );
+    filters.push({ id: { in: [...new Set(found.flat().map((r) => r.id))] } });
+  }
   const cursor = decodeCursor(f.cursor);
   if (cursor) {
     const at = new Date(cursor.createdAt);
-    (where.AND as Prisma.EffectIntentWhereInput[]).push({
-      OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: cursor.id } }],
-    });
+    filters.push({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: cursor.id } }] });
   }
-  const rows = await db.effectIntent.findMany({
-    where,
-    select,
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    take: pageSize + 1,
-  });
+  // Two ordered index scans, merged here: unknown intents, and dispatched ones whose
+  // worker lost its lease (few: the sweeper turns them unknown). One query with an OR
+  // of both would have to sort every match before returning the first page. A search
+  // has found its few ids already: fetch those by primary key and order them here.
+  const page = (status: Prisma.EffectIntentWhereInput) =>
+    db.effectIntent.findMany({
+      where: { AND: [status, ...filters] },
+      select,
+      ...(f.q
+        ? {}
+        : { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }], take: pageSize + 1 }),
+    });
+  const [unknown, lost] = await Promise.all([
+    page({ status: "unknown" }),
+    page({ status: "dispatched", leaseExpiresAt: { lt: now } }),
+  ]);
+  const rows = [...unknown, ...lost]
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, pageSize + 1);
   const more = rows.length > pageSize;
-  const page = more ? rows.slice(0, pageSize) : rows;
-  const last = page.at(-1);
+  const shown = more ? rows.slice(0, pageSize) : rows;
+  const last = shown.at(-1);
   return {
-    rows: page,
+    rows: shown,
     nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
   };
 }

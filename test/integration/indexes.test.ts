@@ -40,6 +40,7 @@ const queries: Record<string, string> = {
   "unknown intents of a tenant, oldest first": `SELECT * FROM effect_intents WHERE tenant_id = 'acme-shop' AND status = 'unknown' ORDER BY created_at, id LIMIT 50`,
   "unknown intents of all tenants, oldest first": `SELECT * FROM effect_intents WHERE status = 'unknown' ORDER BY created_at, id LIMIT 50`,
   "an intent by key": `SELECT * FROM effect_intents WHERE tenant_id = 'acme-shop' AND intent_key = 'invoice:inv_acm10001:collect:v1'`,
+  "an intent by key in any tenant": `SELECT * FROM effect_intents WHERE intent_key = 'invoice:inv_7:collect:v1'`,
   "intents by workflow id": `SELECT * FROM effect_intents WHERE workflow_id = 'wf_collect_inv_acm10001'`,
   "intents by customer reference": `SELECT * FROM effect_intents WHERE customer_ref = 'invoice/inv_acm10001'`,
   "intents by provider result id": `SELECT * FROM effect_intents WHERE provider_result_id = 'ch_abc'`,
