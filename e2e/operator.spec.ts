@@ -240,3 +240,30 @@ test("inbox filters live in the URL, and the CSV export follows them", async ({ 
   expect(lines.length).toBeGreaterThan(1);
   expect(lines.slice(1).every((l) => l.startsWith("globex-travel,"))).toBe(true);
 });
+
+test("bulk: look up the selected unknowns with progress, then accept every exact match in one step", async ({
+  page,
+}) => {
+  const keys = [SCENARIOS.bulk1.job.intentKey, SCENARIOS.bulk2.job.intentKey];
+  await signInAs(page, "operator@demo.test");
+  await page.goto("/inbox?q=customer%2Fe2e-bulk");
+  for (const key of keys) await page.getByRole("checkbox", { name: `Select ${key}` }).check();
+  const bulk = page.getByRole("region", { name: "Bulk actions" });
+  await bulk.getByRole("button", { name: "Look up 2 selected" }).click();
+  await expect(bulk.getByText("2/2 looked up")).toBeVisible({ timeout: 20_000 });
+  await expect(bulk).toContainText("2 found matching");
+  await bulk.getByLabel(/Reason for accepting all 2 exact matches/).fill("Both charges found by key");
+  await bulk.getByRole("button", { name: "Accept 2 found matching" }).click();
+  await expect(bulk.getByRole("status")).toHaveText(/2 accepted/);
+  for (const key of keys) {
+    const intent = await intentByKey(key);
+    expect(intent.status).toBe("confirmed");
+    expect(await sandboxEffects({ intentKey: key })).toHaveLength(1);
+    // Each is its own audited resolution.
+    expect(
+      await query("SELECT 1 FROM audit_events WHERE target_id = $1 AND action = 'resolution.applied'", [
+        intent.id,
+      ]),
+    ).toHaveLength(1);
+  }
+});

@@ -31,6 +31,15 @@ export const SCENARIOS = {
   refundApproved: { job: charge("refund_approved", 5_100), scenario: "clean" },
   /** Charged, answer lost, far above the dual threshold: two approvers. */
   huge: { job: charge("huge", 1_500_000), scenario: "charged_answer_lost" },
+  /** Two unknowns of one customer, resolved together in bulk. */
+  bulk1: {
+    job: { ...charge("bulk_1", 1_200), customerRef: "customer/e2e-bulk" },
+    scenario: "charged_answer_lost",
+  },
+  bulk2: {
+    job: { ...charge("bulk_2", 1_300), customerRef: "customer/e2e-bulk" },
+    scenario: "charged_answer_lost",
+  },
   /** For bad-input tests. */
   spare: { job: charge("spare", 999), scenario: "charged_answer_lost" },
 } as const;
