@@ -44,7 +44,7 @@ export async function buildHistory(
     orderBy: { createdAt: "asc" },
   });
   const old = unknowns.filter((u) => (u.lastAttemptAt ?? u.createdAt).getTime() < now - 3 * 86_400_000);
-  const chosen = old.filter(() => r.chance(0.6));
+  const chosen = old.filter(() => r.chance(0.75));
 
   for (const intent of chosen) {
     const operator = r.pick(operators);
@@ -102,9 +102,9 @@ export async function buildHistory(
       }
       // Waiting for an approver: most are approved, some denied, a few left to expire.
       const fate = r.weighted([
-        ["approve", 0.7],
-        ["deny", 0.2],
-        ["expire", 0.1],
+        ["approve", 0.6],
+        ["deny", 0.25],
+        ["expire", 0.15],
       ] as const);
       if (fate === "expire") {
         await expireStaleRequests(db, at(24 * 60 + 5));

@@ -88,7 +88,8 @@ const DOMAINS = ["example.com", "example.org", "mail.example.net"];
 const LEASE_MS = 30_000;
 
 function amountFor(r: Rng, currency: string): number {
-  const major = r.chance(0.06) ? r.int(1_000, 25_000) : r.chance(0.3) ? r.int(100, 999) : r.int(5, 99);
+  // Invoice collections: a fifth are large enough to need an approver.
+  const major = r.chance(0.2) ? r.int(1_000, 25_000) : r.chance(0.3) ? r.int(100, 999) : r.int(5, 99);
   return currency === "JPY" ? major * 150 : major * 100 + r.int(0, 99);
 }
 
