@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 import { describeTarget, openDatabase, targetFrom } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
@@ -12,12 +13,29 @@ import { buildSimulatedLedger } from "@/lib/simulator/ledger";
 // then build and start the console and say where to sign in.
 const env = getEnv();
 const port = Number(process.env.PORT ?? 3000);
+const sandboxPort = Number(process.env.SANDBOX_PORT ?? 12111);
 const log = (line: string) => console.log(line);
+
+// Say so at once if a port is taken (often by an earlier demo still running).
+async function ensureFree(p: number, variable: string) {
+  const free = await new Promise<boolean>((resolve) => {
+    const probe = createServer().once("error", () => resolve(false));
+    probe.listen(p, () => probe.close(() => resolve(true)));
+  });
+  if (!free) {
+    console.error(
+      `Port ${p} is in use (is another demo running?). Stop it, or set ${variable} to another port.`,
+    );
+    process.exit(1);
+  }
+}
+await ensureFree(port, "PORT");
+await ensureFree(sandboxPort, "SANDBOX_PORT");
 
 // The provider's memory is kept beside the database, so unknown effects keep their
 // true answer across restarts.
 const stateFile = path.join(path.dirname(path.resolve(env.PGLITE_DIR)), "sandbox.json");
-const sandbox = await spawnSandbox({ port: Number(process.env.SANDBOX_PORT ?? 12111), stateFile });
+const sandbox = await spawnSandbox({ port: sandboxPort, stateFile });
 log(`Sandbox provider: ${sandbox.url} (state in ${path.relative(process.cwd(), stateFile)})`);
 const stopSandbox = () => void sandbox.stop();
 
