@@ -81,7 +81,9 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
 
   // The row under the keyboard cursor is kept by id, so a live refresh never moves the reader.
   const [activeId, setActiveId] = useState<string | null>(rows[0]?.id ?? null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // Selected rows are kept as they were when picked: a bulk run's rows leave the inbox
+  // as they are resolved, and its progress and results must stay on screen.
+  const [selected, setSelected] = useState<Map<string, InboxRowJson>>(new Map());
   const [message, setMessage] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const rowRefs = useRef(new Map<string, HTMLTableRowElement>());
@@ -139,9 +141,9 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
       } else if (event.key === "x" && row && canAct) {
         event.preventDefault();
         setSelected((s) => {
-          const next = new Set(s);
+          const next = new Map(s);
           if (next.has(row.id)) next.delete(row.id);
-          else next.add(row.id);
+          else next.set(row.id, row);
           return next;
         });
       }
@@ -150,7 +152,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
     return () => window.removeEventListener("keydown", onKey);
   }, [rows, activeIndex, move, router, canAct, claim]);
 
-  const selectedRows = useMemo(() => rows.filter((r) => selected.has(r.id)), [rows, selected]);
+  const selectedRows = useMemo(() => [...selected.values()], [selected]);
 
   function applyFilters(form: HTMLFormElement) {
     const data = new FormData(form);
@@ -277,7 +279,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
       </div>
 
       {canAct && selectedRows.length > 0 && (
-        <BulkBar rows={selectedRows} onDone={() => void refetch()} onClear={() => setSelected(new Set())} />
+        <BulkBar rows={selectedRows} onDone={() => void refetch()} onClear={() => setSelected(new Map())} />
       )}
 
       <table className="w-full rounded border border-slate-200 bg-white text-sm" aria-label="Unknown intents">
@@ -347,8 +349,8 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
                       aria-label={`Select ${row.intentKey}`}
                       checked={selected.has(row.id)}
                       onChange={(e) => {
-                        const next = new Set(selected);
-                        if (e.target.checked) next.add(row.id);
+                        const next = new Map(selected);
+                        if (e.target.checked) next.set(row.id, row);
                         else next.delete(row.id);
                         setSelected(next);
                       }}
