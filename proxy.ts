@@ -15,6 +15,7 @@ export async function proxy(request: NextRequest) {
   return NextResponse.redirect(login);
 }
 
+// /api/metrics answers Prometheus with a bearer token, so it checks access itself.
 export const config = {
-  matcher: ["/((?!login|api/auth|api/health|_next/static|_next/image|favicon.ico|robots.txt).*)"],
+  matcher: ["/((?!login|api/auth|api/health|api/metrics|_next/static|_next/image|favicon.ico|robots.txt).*)"],
 };

@@ -81,3 +81,28 @@ test("an admin sees users and their roles", async ({ page }) => {
   const table = page.getByRole("table", { name: "Users and their roles" });
   await expect(table.getByRole("row", { name: /approver2@demo\.test/ })).toContainText("Approver");
 });
+
+test("metrics: a page for people, and Prometheus text for a scraper with the token", async ({
+  page,
+  request,
+}) => {
+  expect((await request.get("/api/metrics")).status()).toBe(401);
+  expect(
+    (await request.get("/api/metrics", { headers: { authorization: "Bearer wrong-token-wrong" } })).status(),
+  ).toBe(401);
+  const scraped = await request.get("/api/metrics", {
+    headers: { authorization: "Bearer e2e-metrics-token-123" },
+  });
+  expect(scraped.status()).toBe(200);
+  const text = await scraped.text();
+  expect(text).toMatch(/^reckon_intents\{tenant="acme-shop",status="confirmed"\} \d+$/m);
+  expect(text).toContain("# TYPE reckon_unknown_over_response_window gauge");
+
+  await signInAs(page, "operator@demo.test");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Metrics" }).click();
+  await expect(page.getByRole("heading", { name: "Metrics", level: 1 })).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Unknown intents by age: / })).toBeVisible();
+  expect(
+    Number((await page.getByLabel("Confirmed", { exact: true }).innerText()).replace(/,/g, "")),
+  ).toBeGreaterThan(300);
+});

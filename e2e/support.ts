@@ -3,12 +3,28 @@ import { expect, type Page } from "@playwright/test";
 export const PASSWORD = "reckon-demo";
 
 export const USERS = [
-  { email: "operator@demo.test", roles: ["Operator"], nav: ["Overview", "Inbox", "Providers"] },
-  { email: "operator2@demo.test", roles: ["Operator"], nav: ["Overview", "Inbox", "Providers"] },
-  { email: "approver@demo.test", roles: ["Approver"], nav: ["Overview", "Inbox", "Approvals", "Providers"] },
-  { email: "approver2@demo.test", roles: ["Approver"], nav: ["Overview", "Inbox", "Approvals", "Providers"] },
-  { email: "auditor@demo.test", roles: ["Auditor"], nav: ["Overview", "Inbox", "Audit log", "Providers"] },
-  { email: "admin@demo.test", roles: ["Admin"], nav: ["Overview", "Providers", "Users", "Thresholds"] },
+  { email: "operator@demo.test", roles: ["Operator"], nav: ["Overview", "Inbox", "Metrics", "Providers"] },
+  { email: "operator2@demo.test", roles: ["Operator"], nav: ["Overview", "Inbox", "Metrics", "Providers"] },
+  {
+    email: "approver@demo.test",
+    roles: ["Approver"],
+    nav: ["Overview", "Inbox", "Approvals", "Metrics", "Providers"],
+  },
+  {
+    email: "approver2@demo.test",
+    roles: ["Approver"],
+    nav: ["Overview", "Inbox", "Approvals", "Metrics", "Providers"],
+  },
+  {
+    email: "auditor@demo.test",
+    roles: ["Auditor"],
+    nav: ["Overview", "Inbox", "Audit log", "Metrics", "Providers"],
+  },
+  {
+    email: "admin@demo.test",
+    roles: ["Admin"],
+    nav: ["Overview", "Metrics", "Providers", "Users", "Thresholds"],
+  },
 ] as const;
 
 /** Every console screen; each must send an anonymous visitor to /login. */

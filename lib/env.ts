@@ -22,6 +22,7 @@ const schema = z
     OIDC_NAME: z.string().min(1).default("SSO"),
     SANDBOX_URL: z.url().default("http://127.0.0.1:12111"),
     STRIPE_API_KEY: z.string().min(1).default("sk_test_sandbox"),
+    METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
     AUDIT_CHECKPOINT_KEY: z
       .string()
       .min(32, "AUDIT_CHECKPOINT_KEY must be at least 32 characters")

@@ -10,6 +10,7 @@ export const SCREENS: readonly Screen[] = [
   { href: "/inbox", label: "Inbox", roles: ["operator", "approver", "auditor"] },
   { href: "/approvals", label: "Approvals", roles: ["approver"] },
   { href: "/audit", label: "Audit log", roles: ["auditor"] },
+  { href: "/metrics", label: "Metrics", roles: EVERYONE },
   { href: "/providers", label: "Providers", roles: EVERYONE },
   { href: "/admin/users", label: "Users", roles: ["admin"] },
   { href: "/settings/thresholds", label: "Thresholds", roles: ["admin"] },

@@ -32,6 +32,7 @@ const server = spawn("npx", ["next", "start", "-p", port], {
     SANDBOX_URL: sandbox.url,
     NEXTAUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
     AUDIT_CHECKPOINT_KEY: "e2e-checkpoint-key-e2e-checkpoint-key",
+    METRICS_TOKEN: "e2e-metrics-token-123",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
   },

@@ -52,21 +52,29 @@ describe("roles and navigation", () => {
   });
 
   it("lists only the screens a user's roles may open", () => {
-    expect(screensFor(["operator"]).map((s) => s.label)).toEqual(["Overview", "Inbox", "Providers"]);
+    expect(screensFor(["operator"]).map((s) => s.label)).toEqual([
+      "Overview",
+      "Inbox",
+      "Metrics",
+      "Providers",
+    ]);
     expect(screensFor(["approver"]).map((s) => s.label)).toEqual([
       "Overview",
       "Inbox",
       "Approvals",
+      "Metrics",
       "Providers",
     ]);
     expect(screensFor(["auditor"]).map((s) => s.label)).toEqual([
       "Overview",
       "Inbox",
       "Audit log",
+      "Metrics",
       "Providers",
     ]);
     expect(screensFor(["admin"]).map((s) => s.label)).toEqual([
       "Overview",
+      "Metrics",
       "Providers",
       "Users",
       "Thresholds",

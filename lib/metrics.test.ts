@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { prometheusText, type Metrics } from "./metrics";
+
+const metrics: Metrics = {
+  byTenantStatus: [{ tenantId: 'acme"shop', status: "unknown", count: 3 }],
+  totals: {
+    prepared: 0,
+    dispatched: 0,
+    confirmed: 5,
+    rejected: 0,
+    unknown: 3,
+    compensating: 0,
+    compensated: 1,
+  },
+  reconciled: 2,
+  unknownByAge: { lt_1h: 1, "1h_24h": 1, "1d_7d": 0, gt_7d: 1 },
+  unknownOverResponseWindow: 3,
+  lookups: [{ method: "idempotency_key", outcome: "found_matching", count: 4 }],
+  reconciliationByMethod: [{ method: "idempotency_key", total: 4, conclusive: 4, rate: 1 }],
+  keyConflicts: 1,
+  resolutions: [{ kind: "accept_receipt", status: "applied", count: 2 }],
+  compensations: 1,
+  confirmedCharges: 4,
+  compensationRate: 0.25,
+  generatedAt: "2026-11-29T00:00:00.000Z",
+};
+
+describe("Prometheus exposition", () => {
+  const text = prometheusText(metrics);
+  it("declares each family once with HELP and TYPE", () => {
+    for (const name of [
+      "reckon_intents",
+      "reckon_unknown_intents_by_age",
+      "reckon_lookups_total",
+      "reckon_key_conflicts_total",
+      "reckon_compensation_ratio",
+    ]) {
+      expect(text.match(new RegExp(`^# TYPE ${name} `, "gm"))).toHaveLength(1);
+      expect(text).toMatch(new RegExp(`^# HELP ${name} `, "m"));
+    }
+  });
+  it("writes labelled samples, escaping label values", () => {
+    expect(text).toContain('reckon_intents{tenant="acme\\"shop",status="unknown"} 3');
+    expect(text).toContain('reckon_unknown_intents_by_age{age="gt_7d"} 1');
+    expect(text).toContain('reckon_lookups_total{method="idempotency_key",outcome="found_matching"} 4');
+    expect(text).toContain("reckon_compensation_ratio 0.25");
+    expect(text.endsWith("\n")).toBe(true);
+  });
+});

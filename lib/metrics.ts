@@ -1,0 +1,163 @@
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { INTENT_STATUSES, type IntentStatus } from "@/lib/ledger/statuses";
+
+export const AGE_BUCKETS = [
+  { id: "lt_1h", label: "< 1 h", maxMs: 3_600_000 },
+  { id: "1h_24h", label: "1–24 h", maxMs: 86_400_000 },
+  { id: "1d_7d", label: "1–7 d", maxMs: 7 * 86_400_000 },
+  { id: "gt_7d", label: "> 7 d", maxMs: Infinity },
+] as const;
+
+export type Metrics = {
+  byTenantStatus: { tenantId: string; status: IntentStatus; count: number }[];
+  totals: Record<IntentStatus, number>;
+  reconciled: number;
+  unknownByAge: Record<(typeof AGE_BUCKETS)[number]["id"], number>;
+  unknownOverResponseWindow: number;
+  lookups: { method: string; outcome: string; count: number }[];
+  reconciliationByMethod: { method: string; total: number; conclusive: number; rate: number }[];
+  keyConflicts: number;
+  resolutions: { kind: string; status: string; count: number }[];
+  compensations: number;
+  confirmedCharges: number;
+  compensationRate: number;
+  generatedAt: string;
+};
+
+const CONCLUSIVE = new Set(["found_matching", "absent"]);
+
+/** The SPEC's operational figures, straight from the ledger. */
+export async function ledgerMetrics(db: PrismaClient, now = new Date()): Promise<Metrics> {
+  const [
+    byTenantStatus,
+    unknowns,
+    providers,
+    lookups,
+    keyConflicts,
+    resolutions,
+    compensations,
+    confirmedCharges,
+  ] = await Promise.all([
+    db.effectIntent.groupBy({ by: ["tenantId", "status"], _count: { _all: true } }),
+    db.effectIntent.findMany({
+      where: { status: "unknown" },
+      select: { createdAt: true, lastAttemptAt: true, providerId: true },
+    }),
+    db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } }),
+    db.lookup.groupBy({ by: ["method", "outcome"], _count: { _all: true } }),
+    db.keyConflict.count(),
+    db.resolution.groupBy({ by: ["kind", "status"], _count: { _all: true } }),
+    db.effectIntent.count({ where: { compensatesId: { not: null } } }),
+    db.effectIntent.count({
+      where: { operation: "charge", status: { in: ["confirmed", "compensating", "compensated"] } },
+    }),
+  ]);
+  const totals = Object.fromEntries(INTENT_STATUSES.map((s) => [s, 0])) as Record<IntentStatus, number>;
+  for (const g of byTenantStatus) totals[g.status] += g._count._all;
+  const windows = new Map(providers.map((p) => [p.id, p.responseWindowSeconds * 1000]));
+  const unknownByAge = Object.fromEntries(AGE_BUCKETS.map((b) => [b.id, 0])) as Metrics["unknownByAge"];
+  let over = 0;
+  for (const u of unknowns) {
+    const age = now.getTime() - (u.lastAttemptAt ?? u.createdAt).getTime();
+    unknownByAge[AGE_BUCKETS.find((b) => age < b.maxMs)!.id] += 1;
+    if (age > (windows.get(u.providerId) ?? 0)) over += 1;
+  }
+  const methods = new Map<string, { total: number; conclusive: number }>();
+  for (const l of lookups) {
+    const m = methods.get(l.method) ?? { total: 0, conclusive: 0 };
+    m.total += l._count._all;
+    if (CONCLUSIVE.has(l.outcome)) m.conclusive += l._count._all;
+    methods.set(l.method, m);
+  }
+  const applied = resolutions.filter(
+    (r) => r.status === "applied" && (r.kind === "accept_receipt" || r.kind === "mark_rejected"),
+  );
+  return {
+    byTenantStatus: byTenantStatus.map((g) => ({
+      tenantId: g.tenantId,
+      status: g.status,
+      count: g._count._all,
+    })),
+    totals,
+    reconciled: applied.reduce((s, r) => s + r._count._all, 0),
+    unknownByAge,
+    unknownOverResponseWindow: over,
+    lookups: lookups.map((l) => ({ method: l.method, outcome: l.outcome, count: l._count._all })),
+    reconciliationByMethod: [...methods].map(([method, m]) => ({
+      method,
+      ...m,
+      rate: m.total ? m.conclusive / m.total : 0,
+    })),
+    keyConflicts,
+    resolutions: resolutions.map((r) => ({ kind: r.kind, status: r.status, count: r._count._all })),
+    compensations,
+    confirmedCharges,
+    compensationRate: confirmedCharges ? compensations / confirmedCharges : 0,
+    generatedAt: now.toISOString(),
+  };
+}
+
+const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+
+/** The same figures in the Prometheus text exposition format. */
+export function prometheusText(m: Metrics): string {
+  const out: string[] = [];
+  const family = (
+    name: string,
+    help: string,
+    type: "gauge" | "counter",
+    samples: [Record<string, string>, number][],
+  ) => {
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, value] of samples) {
+      const l = Object.entries(labels)
+        .map(([k, v]) => `${k}="${esc(v)}"`)
+        .join(",");
+      out.push(`${name}${l ? `{${l}}` : ""} ${value}`);
+    }
+  };
+  family(
+    "reckon_intents",
+    "Effect intents by tenant and status.",
+    "gauge",
+    m.byTenantStatus.map((r) => [{ tenant: r.tenantId, status: r.status }, r.count]),
+  );
+  family(
+    "reckon_unknown_intents_by_age",
+    "Unknown intents by time since their last attempt.",
+    "gauge",
+    AGE_BUCKETS.map((b) => [{ age: b.id }, m.unknownByAge[b.id]]),
+  );
+  family(
+    "reckon_unknown_over_response_window",
+    "Unknown intents older than their provider's normal response window.",
+    "gauge",
+    [[{}, m.unknownOverResponseWindow]],
+  );
+  family(
+    "reckon_reconciled_total",
+    "Unknown intents resolved by accepting a receipt or marking rejected.",
+    "counter",
+    [[{}, m.reconciled]],
+  );
+  family(
+    "reckon_lookups_total",
+    "Provider lookups by method and outcome.",
+    "counter",
+    m.lookups.map((l) => [{ method: l.method, outcome: l.outcome }, l.count]),
+  );
+  family("reckon_key_conflicts_total", "Intent keys reused with a different request (refused).", "counter", [
+    [{}, m.keyConflicts],
+  ]);
+  family(
+    "reckon_resolutions_total",
+    "Resolutions by kind and status.",
+    "counter",
+    m.resolutions.map((r) => [{ kind: r.kind, status: r.status }, r.count]),
+  );
+  family("reckon_compensations_total", "Compensating intents.", "counter", [[{}, m.compensations]]);
+  family("reckon_compensation_ratio", "Compensations per confirmed charge.", "gauge", [
+    [{}, Number(m.compensationRate.toFixed(6))],
+  ]);
+  return out.join("\n") + "\n";
+}
