@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import type { EffectAttempt, EffectIntent } from "@/lib/generated/prisma/client";
+import { appendAudit, type AuditActor } from "@/lib/audit/append";
 import { digest } from "./digest";
 import type { IntentStatus } from "./statuses";
 import { isFrozen, transition, type LedgerEvent } from "./transitions";
@@ -11,6 +12,40 @@ import { isFrozen, transition, type LedgerEvent } from "./transitions";
  */
 
 type Db = PrismaClient | Prisma.TransactionClient;
+
+/**
+ * When a person's action drives the protocol (the console sending a compensation),
+ * each transition is audited in its own transaction under this actor and action.
+ */
+export type TransitionAudit = {
+  actor: AuditActor;
+  action: string;
+  requestId?: string | null;
+  details?: Prisma.InputJsonValue;
+};
+
+async function auditTransition(
+  tx: Prisma.TransactionClient,
+  audit: TransitionAudit | undefined,
+  intent: EffectIntent,
+  after: string,
+  suffix: string,
+  now: Date,
+) {
+  if (!audit) return;
+  await appendAudit(tx, {
+    actor: audit.actor,
+    action: `${audit.action}.${suffix}`,
+    tenantId: intent.tenantId,
+    targetType: "intent",
+    targetId: intent.compensatesId ?? intent.id,
+    beforeStatus: intent.status,
+    afterStatus: after,
+    requestId: audit.requestId ?? null,
+    details: { intentKey: intent.intentKey, intentId: intent.id, ...(audit.details as object | undefined) },
+    occurredAt: now,
+  });
+}
 
 export class LedgerError extends Error {
   constructor(
@@ -152,7 +187,7 @@ export type Dispatch = { intent: EffectIntent; attempt: EffectAttempt };
  */
 export async function beginDispatch(
   db: PrismaClient,
-  input: { intentId: string; owner: string; leaseMs: number },
+  input: { intentId: string; owner: string; leaseMs: number; audit?: TransitionAudit },
   now = new Date(),
 ): Promise<Dispatch> {
   return db.$transaction(async (tx) => {
@@ -171,6 +206,7 @@ export async function beginDispatch(
       },
       { needsOperator: false },
     );
+    await auditTransition(tx, input.audit, intent, "dispatched", "dispatched", now);
     const attempt = await tx.effectAttempt.create({
       data: {
         intentId: intent.id,
@@ -232,6 +268,7 @@ export type Completion = {
   owner: string;
   attemptId: string;
   providerRequestId?: string | null;
+  audit?: TransitionAudit;
   /** Runs inside the transaction before it commits (crash injection in tests). */
   beforeCommit?: () => void | Promise<void>;
 };
@@ -252,13 +289,14 @@ async function complete(
         `Intent ${intent.intentKey} is ${intent.status}${intent.leaseOwner ? ` leased by ${intent.leaseOwner}` : ""}; ${c.owner} no longer holds it`,
       );
     }
-    await compareAndSet(
+    const after = await compareAndSet(
       tx,
       intent,
       event,
       { ...intentData, leaseOwner: null, leaseExpiresAt: null, updatedAt: now },
       { leaseOwner: c.owner },
     );
+    await auditTransition(tx, c.audit, intent, after, after, now);
     await tx.effectAttempt.update({
       where: { id: c.attemptId },
       data: { ...attemptData, finishedAt: now, providerRequestId: c.providerRequestId ?? undefined },

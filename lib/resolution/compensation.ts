@@ -1,11 +1,12 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { appendAudit } from "@/lib/audit/append";
 import { workerDeps } from "@/lib/worker/deps";
 import { runEffect, type JobResult } from "@/lib/worker/run-effect";
 import { auditActor, type Actor } from "./actor";
 
 /**
- * Sends a prepared compensation through the effect protocol, like any worker would.
+ * Sends a prepared compensation through the effect protocol, like any worker would,
+ * with each of its transitions audited in the transition's own transaction
+ * (compensation.dispatched, then compensation.confirmed / rejected / unknown).
  * Its deterministic key and the protocol's lease make a second call harmless: the
  * provider sees one refund however often this runs.
  */
@@ -26,8 +27,9 @@ export async function dispatchCompensation(
     stripeApiKey: settings.stripeApiKey,
     clientTimeoutMs: settings.timeoutMs,
     workerId: `console:${actor.id}`,
+    audit: { actor: auditActor(actor), action: "compensation", requestId: actor.requestId ?? null },
   });
-  const result = await runEffect(deps, {
+  return runEffect(deps, {
     kind: "refund",
     tenantId: refund.tenantId,
     intentKey: refund.intentKey,
@@ -36,24 +38,4 @@ export async function dispatchCompensation(
     compensatesKey: original.intentKey,
     customerRef: refund.customerRef ?? "",
   });
-  const after = await db.effectIntent.findUniqueOrThrow({ where: { id: refund.id } });
-  await db.$transaction((tx) =>
-    appendAudit(tx, {
-      actor: auditActor(actor),
-      action: "compensation.dispatched",
-      tenantId: refund.tenantId,
-      targetType: "intent",
-      targetId: original.id,
-      beforeStatus: refund.status,
-      afterStatus: after.status,
-      requestId: actor.requestId,
-      details: {
-        compensationIntentId: refund.id,
-        compensationKey: refund.intentKey,
-        outcome: result.outcome,
-        detail: result.detail ?? null,
-      },
-    }),
-  );
-  return result;
 }

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { TransitionAudit } from "@/lib/ledger/protocol";
 import { stripeClient } from "@/lib/providers/payments";
 import type { CrashPoint, WorkerDeps } from "./run-effect";
 
@@ -12,6 +13,7 @@ export type WorkerOptions = {
   maxAttempts?: number;
   retryDelayMs?: number;
   crash?: (point: CrashPoint) => void | Promise<void>;
+  audit?: TransitionAudit;
   now?: () => Date;
 };
 
@@ -27,6 +29,7 @@ export function workerDeps(o: WorkerOptions): WorkerDeps {
     maxAttempts: o.maxAttempts ?? 3,
     retryDelayMs: o.retryDelayMs ?? 50,
     crash: o.crash,
+    audit: o.audit,
     now: o.now,
   };
 }

@@ -11,6 +11,7 @@ import {
   reject,
   retryAttempt,
   type PrepareInput,
+  type TransitionAudit,
 } from "@/lib/ledger/protocol";
 import { recipientDigest, sendEmail, type MailerConfig } from "@/lib/providers/mailer";
 import { createCharge, createRefund } from "@/lib/providers/payments";
@@ -74,6 +75,8 @@ export type WorkerDeps = {
   maxAttempts: number;
   retryDelayMs: number;
   crash?: (point: CrashPoint) => void | Promise<void>;
+  /** Audit each transition (when a person, not a workflow, drives this effect). */
+  audit?: TransitionAudit;
   /** The worker's clock (the simulator runs on a virtual one). */
   now?: () => Date;
 };
@@ -276,7 +279,7 @@ export async function runEffect(deps: WorkerDeps, job: EffectJob): Promise<JobRe
   try {
     dispatch = await beginDispatch(
       deps.db,
-      { intentId: intent.id, owner: deps.workerId, leaseMs: deps.leaseMs },
+      { intentId: intent.id, owner: deps.workerId, leaseMs: deps.leaseMs, audit: deps.audit },
       now(),
     );
   } catch (error) {
@@ -289,7 +292,12 @@ export async function runEffect(deps: WorkerDeps, job: EffectJob): Promise<JobRe
   let attempt = dispatch.attempt;
   for (let n = 1; ; n++) {
     const outcome = await planned.call();
-    const completion = { intentId: intent.id, owner: deps.workerId, attemptId: attempt.id };
+    const completion = {
+      intentId: intent.id,
+      owner: deps.workerId,
+      attemptId: attempt.id,
+      audit: deps.audit,
+    };
     try {
       switch (outcome.kind) {
         case "ok": {

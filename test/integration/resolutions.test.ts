@@ -259,5 +259,9 @@ describe("resolutions", () => {
       status: "confirmed",
       providerResultId: refunds[0]!.id,
     });
+    // The dispatch and the receipt are audited in their own transitions' transactions, once each.
+    for (const action of ["compensation.dispatched", "compensation.confirmed"]) {
+      expect(await database.prisma.auditEvent.count({ where: { targetId: intent.id, action } })).toBe(1);
+    }
   });
 });
