@@ -14,13 +14,14 @@ export function formatDuration(seconds: number): string {
   return `${Math.round(seconds / 86_400)} days`;
 }
 
-const ZERO_DECIMAL = new Set(["JPY"]);
+/** Currencies whose amounts have no minor unit (1 JPY is 1 minor unit). */
+export const ZERO_DECIMAL_CURRENCIES: readonly string[] = ["JPY"];
 
 /** 123456n EUR → "€1,234.56"; amounts travel as minor units (bigint or string). */
 export function formatAmount(amountMinor: bigint | string | number | null, currency: string | null): string {
   if (amountMinor === null || currency === null) return "—";
   const minor = Number(amountMinor);
-  const major = ZERO_DECIMAL.has(currency) ? minor : minor / 100;
+  const major = ZERO_DECIMAL_CURRENCIES.includes(currency) ? minor : minor / 100;
   try {
     return new Intl.NumberFormat("en", { style: "currency", currency }).format(major);
   } catch {
@@ -35,4 +36,18 @@ export function formatAge(ms: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min`;
   if (s < 172_800) return `${Math.floor(s / 3600)} h`;
   return `${Math.floor(s / 86_400)} d`;
+}
+
+/** "2026-11-29 12:34:56 UTC" (or to the minute); "—" for no time. */
+export function formatUtc(d: Date | null | undefined, precision: "second" | "minute" = "second"): string {
+  if (!d) return "—";
+  return `${d
+    .toISOString()
+    .replace("T", " ")
+    .slice(0, precision === "second" ? 19 : 16)} UTC`;
+}
+
+/** The stable deep link of an intent. */
+export function intentPath(intent: { tenantId: string; intentKey: string }): string {
+  return `/intents/${encodeURIComponent(intent.tenantId)}/${encodeURIComponent(intent.intentKey)}`;
 }

@@ -1,11 +1,11 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { AuthError, requireRole, type SessionUser } from "@/lib/auth/session";
+import { requireRole, type SessionUser } from "@/lib/auth/session";
 import type { Role } from "@/lib/auth/roles";
+import { errorResponse } from "./mutation";
 
 /**
- * Wraps a route handler: the role check runs first, expected failures become
- * 401/403 JSON, and anything unexpected is logged under an id the caller sees.
+ * Wraps a route handler: the role check runs first; expected failures and
+ * unexpected ones are answered as every console route answers them (errorResponse).
  */
 export function withRole<Ctx>(
   allowed: readonly Role[],
@@ -16,18 +16,7 @@ export function withRole<Ctx>(
       const user = await requireRole(allowed);
       return await handler(request, user, context);
     } catch (error) {
-      if (error instanceof AuthError) {
-        return Response.json(
-          { error: error.code, message: error.message },
-          { status: error.code === "unauthenticated" ? 401 : 403 },
-        );
-      }
-      const errorId = randomUUID();
-      console.error(`[${errorId}]`, error);
-      return Response.json(
-        { error: "internal", message: `Unexpected error (id ${errorId})`, errorId },
-        { status: 500 },
-      );
+      return errorResponse(error);
     }
   };
 }

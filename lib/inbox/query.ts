@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZERO_DECIMAL_CURRENCIES } from "@/lib/format";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 
 /** Inbox filters, as they appear in the URL (so a view can be shared). */
@@ -59,8 +60,8 @@ function decodeCursor(s: string | undefined): Cursor | null {
   }
 }
 
-// Amount filters are in major units; JPY has no minor unit.
-const ZERO_DECIMAL = ["JPY"];
+// Amount filters are in major units.
+const ZERO_DECIMAL = [...ZERO_DECIMAL_CURRENCIES];
 
 function amountWhere(op: "gte" | "lte", major: number): Prisma.EffectIntentWhereInput {
   return {
@@ -150,7 +151,11 @@ export async function inboxPage(
   now = new Date(),
   pageSize = INBOX_PAGE_SIZE,
 ): Promise<InboxPage> {
-  const providers = await db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } });
+  // Response windows are only needed for the "past response window" filter.
+  const providers =
+    f.age === "over_window"
+      ? await db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } })
+      : [];
   const filters = filterWhere(f, userId, now, new Map(providers.map((p) => [p.id, p.responseWindowSeconds])));
   if (f.q) {
     // Search is by exact key, workflow id, customer reference or provider result id:

@@ -1,12 +1,5 @@
 import type Stripe from "stripe";
-import type {
-  EffectAttempt,
-  EffectIntent,
-  Lookup,
-  PrismaClient,
-  ProviderProfile,
-} from "@/lib/generated/prisma/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { EffectAttempt, EffectIntent, ProviderProfile } from "@/lib/generated/prisma/client";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
 import { lookupEmail, type MailerConfig } from "./mailer";
 import { inconclusive, lookupPayment, stripeClient } from "./payments";
@@ -101,44 +94,4 @@ export function providerAdapter(profile: ProviderProfile, settings: ProviderSett
       );
     },
   };
-}
-
-/**
- * Asks the provider about an intent and records the lookup with its evidence. The
- * lookup is evidence only: it never changes the intent's status by itself.
- */
-export async function runLookup(
-  db: PrismaClient,
-  settings: ProviderSettings,
-  input: { intentId: string; method: LookupMethod; actorId: string | null },
-  now = new Date(),
-): Promise<{ lookup: Lookup; result: LookupResult }> {
-  const intent = await db.effectIntent.findUniqueOrThrow({
-    where: { id: input.intentId },
-    include: { provider: true, attempts: { orderBy: { attemptNo: "asc" } } },
-  });
-  const startedAt = new Date();
-  const result = await providerAdapter(intent.provider, settings).lookup(
-    intent,
-    intent.attempts,
-    input.method,
-    now,
-  );
-  const lookup = await db.lookup.create({
-    data: {
-      intentId: intent.id,
-      tenantId: intent.tenantId,
-      providerId: intent.providerId,
-      method: result.method,
-      outcome: result.outcome,
-      actorId: input.actorId,
-      providerResultId: result.providerResultId,
-      responseDigest: result.responseDigest,
-      evidence: result.evidence as Prisma.InputJsonValue,
-      errorClass: result.errorClass,
-      startedAt,
-      finishedAt: new Date(),
-    },
-  });
-  return { lookup, result };
 }

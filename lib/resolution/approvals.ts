@@ -3,8 +3,7 @@ import { appendAudit, SYSTEM_ACTOR } from "@/lib/audit/append";
 import { LedgerError } from "@/lib/ledger/protocol";
 import { auditActor, type Actor } from "./actor";
 import { ResolutionError } from "./errors";
-import { applyIn, proposalDigestOf } from "./resolve";
-import { evidenceAllows } from "./rules";
+import { applyIn, proposalDigestOf, recheckEvidence } from "./resolve";
 
 export type Decision = "approved" | "denied";
 
@@ -163,17 +162,12 @@ export async function decide(
         return { result: { resolution, outcome: "approved_waiting", compensationIntentId: null } };
       }
 
-      const provider = await tx.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
-      const laterLookups = resolution.lookup
-        ? await tx.lookup.findMany({
-            where: { intentId: intent.id, startedAt: { gt: resolution.lookup.startedAt } },
-          })
-        : [];
-      const verdict = evidenceAllows(
+      const { verdict } = await recheckEvidence(
+        tx,
         resolution.kind,
         intent,
-        provider,
-        { lookup: resolution.lookup, externalEvidenceRef: resolution.externalEvidenceRef, laterLookups },
+        resolution.lookupId,
+        resolution.externalEvidenceRef,
         now,
       );
       if (!verdict.ok) {

@@ -20,7 +20,7 @@ export async function lookupForOperator(
   input: { intentId: string; tenantId?: string; method: LookupMethod },
   now = () => new Date(),
 ): Promise<{ lookup: Lookup; result: LookupResult }> {
-  const intent = await db.$transaction((tx) => loadIntentForActor(tx, input.intentId, input.tenantId));
+  const intent = await loadIntentForActor(db, input.intentId, input.tenantId);
   const provider = await db.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
   if (!provider.lookupMethods.includes(input.method)) {
     throw new ResolutionError(

@@ -76,6 +76,23 @@ async function loadEvidence(
 }
 
 /**
+ * Whether the evidence still permits this resolution on the intent as it is now:
+ * the one check both a proposal and the approval that applies it run.
+ */
+export async function recheckEvidence(
+  tx: Prisma.TransactionClient,
+  kind: ResolutionKind,
+  intent: EffectIntent,
+  lookupId: string | null,
+  externalEvidenceRef: string | null,
+  now: Date,
+) {
+  const provider = await tx.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
+  const evidence = await loadEvidence(tx, intent, lookupId, externalEvidenceRef);
+  return { provider, evidence, verdict: evidenceAllows(kind, intent, provider, evidence, now) };
+}
+
+/**
  * Proposes a resolution; applies it at once unless it needs approval. One transaction:
  * the evidence re-check, the compare-and-set on the intent, the resolution row and its
  * audit event commit together or not at all.
@@ -118,14 +135,14 @@ export async function proposeResolution(
           "Someone else holds the claim on this intent. Take it over (with a reason) before resolving.",
         );
       }
-      const provider = await tx.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
-      const evidence = await loadEvidence(
+      const { provider, evidence, verdict } = await recheckEvidence(
         tx,
+        input.kind,
         intent,
         input.lookupId ?? null,
         input.externalEvidenceRef ?? null,
+        now,
       );
-      const verdict = evidenceAllows(input.kind, intent, provider, evidence, now);
       if (!verdict.ok) throw new ResolutionError("evidence", verdict.reason);
 
       const threshold = intent.currency

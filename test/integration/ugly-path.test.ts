@@ -3,7 +3,7 @@ import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sweepExpiredLeases } from "@/lib/ledger/protocol";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
-import { runLookup, type ProviderSettings } from "@/lib/providers/registry";
+import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod } from "@/lib/providers/types";
 import { seedReferenceData } from "@/lib/seed/demo";
 import type { EffectJob } from "@/lib/worker/run-effect";
@@ -93,8 +93,10 @@ async function lookup(job: EffectJob, method: LookupMethod, now = new Date()) {
     stripeApiKey: "sk_test_sandbox",
     timeoutMs: 2_000,
   };
-  return (await runLookup(database.prisma, settings, { intentId: intent.id, method, actorId: null }, now))
-    .result;
+  const provider = await database.prisma.providerProfile.findUniqueOrThrow({
+    where: { id: intent.providerId },
+  });
+  return providerAdapter(provider, settings).lookup(intent, intent.attempts, method, now);
 }
 
 /** Moves the provider's clock and ours past the payments search lag. */

@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { postJson } from "@/components/post-json";
 
 type Result = {
   outcome: "approved_waiting" | "applied" | "denied";
@@ -13,15 +14,8 @@ export function DecisionForm({ resolutionId, label }: { resolutionId: string; la
   const router = useRouter();
   const [reason, setReason] = useState("");
   const decide = useMutation({
-    mutationFn: async (decision: "approved" | "denied") => {
-      const response = await fetch(`/api/resolutions/${resolutionId}/decision`, {
-        method: "POST",
-        body: JSON.stringify({ decision, reason }),
-      });
-      const body = (await response.json()) as Result & { message?: string };
-      if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
-      return body;
-    },
+    mutationFn: (decision: "approved" | "denied") =>
+      postJson<Result>(`/api/resolutions/${resolutionId}/decision`, { decision, reason }),
     // A decided request leaves the queue on the next visit; the answer stays on screen now.
     onSuccess: (result) => {
       if (result.outcome === "approved_waiting") router.refresh();

@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { formatAge, formatAmount } from "@/lib/format";
+import { formatAge, formatAmount, formatUtc, intentPath } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 import { expireStaleRequests } from "@/lib/resolution/approvals";
 import { DecisionForm } from "./decision-form";
 
 export const metadata: Metadata = { title: "Approvals" };
 
-const time = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+const time = (d: Date) => formatUtc(d, "minute");
 
 async function loadPending() {
   const now = new Date();
@@ -59,7 +59,7 @@ export default async function ApprovalsPage() {
                 <h2 className="text-base font-semibold">{r.kind.replace(/_/g, " ")}</h2>
                 <Link
                   className="font-mono text-xs text-blue-800 underline"
-                  href={`/intents/${encodeURIComponent(r.tenantId)}/${encodeURIComponent(r.intent.intentKey)}`}
+                  href={intentPath({ tenantId: r.tenantId, intentKey: r.intent.intentKey })}
                 >
                   {r.intent.intentKey}
                 </Link>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { auditFiltersQuery, auditPage, parseAuditFilters } from "@/lib/audit/query";
 import { requirePageRole } from "@/lib/auth/session";
+import { formatUtc, intentPath } from "@/lib/format";
 import { db } from "@/lib/db";
 import { screenRoles } from "@/lib/nav";
 import { VerifyButton } from "./verify-button";
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: "Audit log" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const time = (d: Date) => d.toISOString().replace("T", " ").slice(0, 19);
+const time = (d: Date) => formatUtc(d).replace(" UTC", "");
 
 export default async function AuditPage({ searchParams }: Props) {
   const filters = parseAuditFilters(await searchParams);
@@ -143,10 +144,7 @@ export default async function AuditPage({ searchParams }: Props) {
                 <td className="p-2 font-mono text-xs">{e.action}</td>
                 <td className="p-2 text-xs">
                   {intent ? (
-                    <Link
-                      className="font-mono text-blue-800 underline"
-                      href={`/intents/${encodeURIComponent(intent.tenantId)}/${encodeURIComponent(intent.intentKey)}`}
-                    >
+                    <Link className="font-mono text-blue-800 underline" href={intentPath(intent)}>
                       {intent.intentKey}
                     </Link>
                   ) : (

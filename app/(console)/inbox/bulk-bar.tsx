@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { postJson } from "@/components/post-json";
 import type { InboxRowJson } from "./inbox-view";
 
 type LookupState = { outcome: string; lookupId: string | null; error: string | null };
@@ -42,17 +43,16 @@ export function BulkBar({
     const worker = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
         const method = row.provider.supportsIdempotency ? "idempotency_key" : "domain_attributes";
-        const response = await fetch(`/api/intents/${row.id}/lookups`, {
-          method: "POST",
-          body: JSON.stringify({ tenantId: row.tenantId, method }),
-        });
-        const body = (await response.json()) as {
-          lookup?: { id: string; outcome: string };
-          message?: string;
-        };
-        const state: LookupState = body.lookup
-          ? { outcome: body.lookup.outcome, lookupId: body.lookup.id, error: null }
-          : { outcome: "error", lookupId: null, error: body.message ?? `HTTP ${response.status}` };
+        let state: LookupState;
+        try {
+          const { lookup } = await postJson<{ lookup: { id: string; outcome: string } }>(
+            `/api/intents/${row.id}/lookups`,
+            { tenantId: row.tenantId, method },
+          );
+          state = { outcome: lookup.outcome, lookupId: lookup.id, error: null };
+        } catch (error) {
+          state = { outcome: "error", lookupId: null, error: (error as Error).message };
+        }
         setLookups((m) => new Map(m).set(row.id, state));
       }
     };
@@ -62,9 +62,8 @@ export function BulkBar({
 
   async function acceptMatching() {
     setAccepting(true);
-    const response = await fetch("/api/bulk/accept", {
-      method: "POST",
-      body: JSON.stringify({
+    try {
+      const { results } = await postJson<{ results: AcceptResult[] }>("/api/bulk/accept", {
         reason,
         submissionKey,
         items: matching.map((r) => ({
@@ -72,12 +71,11 @@ export function BulkBar({
           lookupId: lookups.get(r.id)!.lookupId,
           expectedVersion: r.version,
         })),
-      }),
-    });
-    const body = (await response.json()) as { results?: AcceptResult[]; message?: string };
-    setAcceptResults(
-      body.results ?? [{ intentId: "", outcome: "refused", message: body.message ?? "Failed" }],
-    );
+      });
+      setAcceptResults(results);
+    } catch (error) {
+      setAcceptResults([{ intentId: "", outcome: "refused", message: (error as Error).message }]);
+    }
     setAccepting(false);
     onDone();
   }

@@ -4,8 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { formatAge, formatAmount } from "@/lib/format";
+import { formatAge, formatAmount, intentPath } from "@/lib/format";
 import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
+import { postJson } from "@/components/post-json";
 import { BulkBar } from "./bulk-bar";
 
 export type InboxRowJson = {
@@ -49,10 +50,6 @@ type Props = {
   canAct: boolean;
   userId: string;
 };
-
-export function intentHref(row: { tenantId: string; intentKey: string }): string {
-  return `/intents/${encodeURIComponent(row.tenantId)}/${encodeURIComponent(row.intentKey)}`;
-}
 
 async function fetchInbox(query: string): Promise<InboxData> {
   const response = await fetch(`/api/inbox?${query}`, { cache: "no-store" });
@@ -105,12 +102,12 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
 
   const claim = useCallback(
     async (row: InboxRowJson) => {
-      const response = await fetch(`/api/intents/${row.id}/claim`, {
-        method: "POST",
-        body: JSON.stringify({ tenantId: row.tenantId }),
-      });
-      const body = (await response.json()) as { message?: string };
-      setMessage(response.ok ? `Claimed ${row.intentKey}` : (body.message ?? "Claim failed"));
+      try {
+        await postJson(`/api/intents/${row.id}/claim`, { tenantId: row.tenantId });
+        setMessage(`Claimed ${row.intentKey}`);
+      } catch (error) {
+        setMessage((error as Error).message);
+      }
       await refetch();
     },
     [refetch],
@@ -134,7 +131,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         move(-1);
       } else if ((event.key === "Enter" || event.key === "o") && row) {
         event.preventDefault();
-        router.push(intentHref(row));
+        router.push(intentPath(row));
       } else if (event.key === "c" && row && canAct) {
         event.preventDefault();
         void claim(row);
@@ -358,7 +355,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
                   </td>
                 )}
                 <td className="p-2">
-                  <Link href={intentHref(row)} className="font-mono text-xs text-blue-800 underline">
+                  <Link href={intentPath(row)} className="font-mono text-xs text-blue-800 underline">
                     {row.intentKey}
                   </Link>
                   <div className="text-xs text-slate-500">

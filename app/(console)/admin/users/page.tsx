@@ -3,6 +3,7 @@ import { requirePageRole } from "@/lib/auth/session";
 import { isLocked } from "@/lib/auth/lockout";
 import { ROLE_LABELS } from "@/lib/auth/roles";
 import { db } from "@/lib/db";
+import { formatUtc } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 
 export const metadata: Metadata = { title: "Users" };
@@ -74,11 +75,7 @@ export default async function UsersPage() {
               </th>
               <td className="p-2">{u.email}</td>
               <td className="p-2">{u.roles.map((r) => ROLE_LABELS[r]).join(", ")}</td>
-              <td className="p-2">
-                {u.lastSignInAt
-                  ? u.lastSignInAt.toISOString().replace("T", " ").slice(0, 16) + " UTC"
-                  : "never"}
-              </td>
+              <td className="p-2">{u.lastSignInAt ? formatUtc(u.lastSignInAt, "minute") : "never"}</td>
               <td className="p-2">{u.state}</td>
             </tr>
           ))}

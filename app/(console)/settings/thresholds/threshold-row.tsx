@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { postJson } from "@/components/post-json";
 
 type Props = {
   tenantId: string;
@@ -17,19 +18,13 @@ export function ThresholdRow({ tenantId, currency, thresholdMinor, dualThreshold
   const [single, setSingle] = useState(thresholdMinor);
   const [dual, setDual] = useState(dualThresholdMinor);
   const save = useMutation({
-    mutationFn: async () => {
-      const response = await fetch("/api/thresholds", {
-        method: "POST",
-        body: JSON.stringify({
-          tenantId,
-          currency,
-          thresholdMinor: single,
-          dualThresholdMinor: dual === "" ? null : dual,
-        }),
-      });
-      const body = (await response.json()) as { message?: string };
-      if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
-    },
+    mutationFn: () =>
+      postJson("/api/thresholds", {
+        tenantId,
+        currency,
+        thresholdMinor: single,
+        dualThresholdMinor: dual === "" ? null : dual,
+      }),
     onSuccess: () => router.refresh(),
   });
   const label = `${tenantId} ${currency}`;

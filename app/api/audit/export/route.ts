@@ -3,6 +3,7 @@ import { auditAll, auditFiltersQuery, parseAuditFilters } from "@/lib/audit/quer
 import { makeCheckpoint, verifyAuditChain } from "@/lib/audit/verify";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
+import { csvCell } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
 import type { AuditEvent } from "@/lib/generated/prisma/client";
 
@@ -34,12 +35,6 @@ function plain(e: AuditEvent): Record<string, unknown> {
       f === "seq" ? String(e.seq) : f === "occurredAt" ? e.occurredAt.toISOString() : e[f],
     ]),
   );
-}
-
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { appendAudit } from "@/lib/audit/append";
 import { db } from "@/lib/db";
+import { csvCell } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
 import { filtersToQuery, inboxAll, parseInboxFilters, type InboxRow } from "@/lib/inbox/query";
 import { screenRoles } from "@/lib/nav";
@@ -24,13 +25,6 @@ const COLUMNS: [string, (r: InboxRow) => unknown][] = [
   ["last_attempt_at", (r) => r.lastAttemptAt?.toISOString() ?? ""],
 ];
 
-function cell(v: unknown): string {
-  const s = String(v);
-  // Quote when needed; neutralise spreadsheet formulas.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** The inbox under the current filter as CSV, streamed page by page; the export is audited. */
 export const GET = withRole(screenRoles("/inbox"), async (request, user) => {
   const filters = parseInboxFilters(new URL(request.url).searchParams);
@@ -48,7 +42,7 @@ export const GET = withRole(screenRoles("/inbox"), async (request, user) => {
     async start(controller) {
       controller.enqueue(encoder.encode(COLUMNS.map(([name]) => name).join(",") + "\n"));
       for await (const row of rows)
-        controller.enqueue(encoder.encode(COLUMNS.map(([, get]) => cell(get(row))).join(",") + "\n"));
+        controller.enqueue(encoder.encode(COLUMNS.map(([, get]) => csvCell(get(row))).join(",") + "\n"));
       controller.close();
     },
   });

@@ -4,13 +4,13 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { formatAmount, formatDuration } from "@/lib/format";
+import { formatAmount, formatDuration, formatUtc, intentPath } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Resolution story" };
 
 type Props = { params: Promise<{ id: string }> };
 
-const time = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 19) + " UTC" : "—");
+const time = formatUtc;
 
 /** One resolution's whole story: who proposed what, on which evidence, who approved, when, and what happened. */
 export default async function ResolutionStory({ params }: Props) {
@@ -61,7 +61,7 @@ export default async function ResolutionStory({ params }: Props) {
           <dd>
             <Link
               className="font-mono text-xs text-blue-800 underline"
-              href={`/intents/${encodeURIComponent(r.tenantId)}/${encodeURIComponent(r.intent.intentKey)}`}
+              href={intentPath({ tenantId: r.tenantId, intentKey: r.intent.intentKey })}
             >
               {r.intent.intentKey}
             </Link>{" "}

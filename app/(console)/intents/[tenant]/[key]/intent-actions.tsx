@@ -3,21 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-
-type ApiError = { error: string; message: string };
-
-async function post<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const data = (await response
-    .json()
-    .catch(() => ({ error: "internal", message: `HTTP ${response.status}` }))) as T | ApiError;
-  if (!response.ok) throw new Error((data as ApiError).message);
-  return data as T;
-}
+import { postJson } from "@/components/post-json";
 
 function ErrorText({ error }: { error: Error | null }) {
   if (!error) return null;
@@ -41,7 +27,7 @@ export function ClaimControl({
   const [reason, setReason] = useState("");
   const action = useMutation({
     mutationFn: (kind: "claim" | "release") =>
-      post(
+      postJson(
         `/api/intents/${intentId}/${kind}`,
         kind === "claim"
           ? { tenantId, takeOverReason: claim && !claim.mine ? reason : undefined }
@@ -132,10 +118,13 @@ export function LookupControl({
   const [elapsed, setElapsed] = useState(0);
   const lookup = useMutation({
     mutationFn: (method: string) =>
-      post<{ lookup: { outcome: string; errorClass: string | null } }>(`/api/intents/${intentId}/lookups`, {
-        tenantId,
-        method,
-      }),
+      postJson<{ lookup: { outcome: string; errorClass: string | null } }>(
+        `/api/intents/${intentId}/lookups`,
+        {
+          tenantId,
+          method,
+        },
+      ),
     onSuccess: () => router.refresh(),
   });
   useEffect(() => {
@@ -230,7 +219,7 @@ export function ResolveForm({
   const [submissionKey, setSubmissionKey] = useState(() => crypto.randomUUID());
   const resolve = useMutation({
     mutationFn: () =>
-      post<Proposal>(`/api/intents/${intentId}/resolutions`, {
+      postJson<Proposal>(`/api/intents/${intentId}/resolutions`, {
         tenantId,
         kind,
         reason,

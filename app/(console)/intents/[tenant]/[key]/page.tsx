@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { hasAnyRole } from "@/lib/auth/roles";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { formatAge, formatAmount, formatDuration } from "@/lib/format";
+import { formatAge, formatAmount, formatDuration, formatUtc, intentPath } from "@/lib/format";
 import { STATUS_LABELS } from "@/lib/ledger/statuses";
 import { OPERATOR_ROLES, screenRoles } from "@/lib/nav";
 import { isClaimLive } from "@/lib/resolution/claims";
@@ -35,7 +35,7 @@ function StatusBadge({ status }: { status: string }) {
   );
 }
 
-const time = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 19) + " UTC" : "—");
+const time = formatUtc;
 
 export default async function IntentPage({ params }: Props) {
   const { tenant, key } = await params;
@@ -159,7 +159,7 @@ export default async function IntentPage({ params }: Props) {
                   <dd>
                     <Link
                       className="font-mono text-xs text-blue-800 underline"
-                      href={`/intents/${encodeURIComponent(intent.compensates.tenantId)}/${encodeURIComponent(intent.compensates.intentKey)}`}
+                      href={intentPath(intent.compensates)}
                     >
                       {intent.compensates.intentKey}
                     </Link>{" "}
@@ -252,10 +252,7 @@ export default async function IntentPage({ params }: Props) {
                 {intent.compensations.map((c) => (
                   <li key={c.intentKey}>
                     Compensation{" "}
-                    <Link
-                      className="font-mono text-xs text-blue-800 underline"
-                      href={`/intents/${encodeURIComponent(c.tenantId)}/${encodeURIComponent(c.intentKey)}`}
-                    >
+                    <Link className="font-mono text-xs text-blue-800 underline" href={intentPath(c)}>
                       {c.intentKey}
                     </Link>{" "}
                     <StatusBadge status={c.status} />
