@@ -49,16 +49,8 @@ export function auditHash(prevHash: string, content: AuditContent): string {
   return sha256Hex(`${prevHash}\n${canonicalJson(content)}`);
 }
 
-/**
- * Appends one audit event inside the caller's transaction, so the event exists
- * exactly when the change it records does.
- */
-export async function appendAudit(tx: Prisma.TransactionClient, input: AuditInput) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_ID})`;
-  const head = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
-  const prevHash = head?.hash ?? GENESIS_HASH;
-  const occurredAt = input.occurredAt ?? new Date();
-  const content: AuditContent = {
+function contentOf(input: AuditInput, occurredAt: Date): AuditContent {
+  return {
     occurredAt: occurredAt.toISOString(),
     actorId: input.actor.id,
     actorEmail: input.actor.email,
@@ -74,14 +66,39 @@ export async function appendAudit(tx: Prisma.TransactionClient, input: AuditInpu
     requestId: input.requestId ?? null,
     details: input.details ?? null,
   };
-  return tx.auditEvent.create({
-    data: {
+}
+
+/**
+ * Appends audit events inside the caller's transaction, so each exists exactly when
+ * the change it records does. Call it last in the transaction, after every row lock:
+ * the chain lock is then held only for the head read and the insert, and no
+ * transaction ever waits for a row while holding it (so it cannot be part of a deadlock).
+ */
+export async function appendAuditEvents(tx: Prisma.TransactionClient, inputs: readonly AuditInput[]) {
+  if (inputs.length === 0) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_ID})`;
+  const head = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
+  let prevHash = head?.hash ?? GENESIS_HASH;
+  const rows: Prisma.AuditEventCreateManyInput[] = [];
+  for (const input of inputs) {
+    const occurredAt = input.occurredAt ?? new Date();
+    const content = contentOf(input, occurredAt);
+    const hash = auditHash(prevHash, content);
+    rows.push({
       ...content,
       actorRoles: content.actorRoles as Role[],
       occurredAt,
       details: input.details ?? undefined,
       prevHash,
-      hash: auditHash(prevHash, content),
-    },
-  });
+      hash,
+    });
+    prevHash = hash;
+  }
+  // One statement keeps the rows in the chain's order (seq follows insertion order).
+  await tx.auditEvent.createMany({ data: rows });
+}
+
+/** Appends one audit event inside the caller's transaction (see appendAuditEvents). */
+export async function appendAudit(tx: Prisma.TransactionClient, input: AuditInput) {
+  await appendAuditEvents(tx, [input]);
 }

@@ -3,17 +3,13 @@ import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db";
+import { AuthError } from "./errors";
 import { authOptions } from "./options";
 import { hasAnyRole, type Role } from "./roles";
 
 export type SessionUser = { id: string; email: string; name: string; roles: Role[] };
 
-export class AuthError extends Error {
-  constructor(readonly code: "unauthenticated" | "forbidden") {
-    super(code === "unauthenticated" ? "Sign in first." : "Your role does not allow this.");
-    this.name = "AuthError";
-  }
-}
+export { AuthError };
 
 /**
  * The signed-in user as the database has them now: a disabled account or a role

@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import type { EffectAttempt, EffectIntent } from "@/lib/generated/prisma/client";
 import { appendAudit, type AuditActor } from "@/lib/audit/append";
 import { digest } from "./digest";
+import { lockIntent } from "./locks";
 import type { IntentStatus } from "./statuses";
 import { isFrozen, transition, type LedgerEvent } from "./transitions";
 
@@ -206,7 +207,6 @@ export async function beginDispatch(
       },
       { needsOperator: false },
     );
-    await auditTransition(tx, input.audit, intent, "dispatched", "dispatched", now);
     const attempt = await tx.effectAttempt.create({
       data: {
         intentId: intent.id,
@@ -216,6 +216,7 @@ export async function beginDispatch(
         startedAt: now,
       },
     });
+    await auditTransition(tx, input.audit, intent, "dispatched", "dispatched", now);
     return { intent: await loadIntent(tx, intent.id), attempt };
   });
 }
@@ -282,7 +283,8 @@ async function complete(
   now: Date,
 ): Promise<EffectIntent> {
   return db.$transaction(async (tx) => {
-    const intent = await loadIntent(tx, c.intentId);
+    // A compensation's receipt settles the effect it undoes: lock that one first (lib/ledger/locks.ts).
+    const intent = (await lockIntent(tx, c.intentId)) ?? (await loadIntent(tx, c.intentId));
     if (intent.status !== "dispatched" || intent.leaseOwner !== c.owner) {
       throw new LedgerError(
         "lease_lost",
@@ -296,12 +298,12 @@ async function complete(
       { ...intentData, leaseOwner: null, leaseExpiresAt: null, updatedAt: now },
       { leaseOwner: c.owner },
     );
-    await auditTransition(tx, c.audit, intent, after, after, now);
     await tx.effectAttempt.update({
       where: { id: c.attemptId },
       data: { ...attemptData, finishedAt: now, providerRequestId: c.providerRequestId ?? undefined },
     });
     if (event === "receipt" && intent.compensatesId) await settleCompensation(tx, intent.compensatesId, now);
+    await auditTransition(tx, c.audit, intent, after, after, now);
     await c.beforeCommit?.();
     return loadIntent(tx, intent.id);
   });

@@ -1,6 +1,8 @@
 import type { EffectIntent, PrismaClient } from "@/lib/generated/prisma/client";
 import { appendAudit } from "@/lib/audit/append";
+import { transaction } from "@/lib/db/transaction";
 import { auditActor, type Actor } from "./actor";
+import { authorize } from "./authorize";
 import { ResolutionError } from "./errors";
 import { loadIntentForActor } from "./load";
 
@@ -23,7 +25,8 @@ export async function claimIntent(
   input: { intentId: string; tenantId?: string; takeOverReason?: string | null },
   now = new Date(),
 ): Promise<EffectIntent> {
-  return db.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
+    await authorize(tx, actor, "claim");
     const intent = await loadIntentForActor(tx, input.intentId, input.tenantId);
     const heldByOther = isClaimLive(intent, now) && intent.claimedById !== actor.id;
     if (heldByOther && !input.takeOverReason) {
@@ -60,14 +63,15 @@ export async function releaseIntent(
   input: { intentId: string; tenantId?: string },
   now = new Date(),
 ): Promise<EffectIntent> {
-  return db.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
+    await authorize(tx, actor, "claim");
     const intent = await loadIntentForActor(tx, input.intentId, input.tenantId);
-    if (intent.claimedById !== actor.id)
-      throw new ResolutionError("claimed", "You do not hold the claim on this intent.");
-    await tx.effectIntent.updateMany({
+    const { count } = await tx.effectIntent.updateMany({
       where: { id: intent.id, claimedById: actor.id },
       data: { claimedById: null, claimExpiresAt: null },
     });
+    // Released already (another tab), taken over, or never held: nothing changed, no event.
+    if (count !== 1) throw new ResolutionError("claimed", "You do not hold the claim on this intent.");
     await appendAudit(tx, {
       actor: auditActor(actor),
       action: "intent.released",

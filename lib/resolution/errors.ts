@@ -1,8 +1,18 @@
 /** Expected failures of console actions: shown to the user as they are, never as a 500. */
+export type ResolutionErrorCode =
+  | "not_found"
+  | "stale"
+  | "claimed"
+  | "evidence"
+  | "duplicate_submission"
+  | "invalid"
+  | "needs_approval"
+  /** Another request for this intent is waiting for approval. */
+  | "pending";
+
 export class ResolutionError extends Error {
   constructor(
-    readonly code:
-      "not_found" | "stale" | "claimed" | "evidence" | "duplicate_submission" | "invalid" | "needs_approval",
+    readonly code: ResolutionErrorCode,
     message: string,
   ) {
     super(message);

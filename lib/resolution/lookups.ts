@@ -4,6 +4,7 @@ import { appendAudit } from "@/lib/audit/append";
 import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod, LookupResult } from "@/lib/providers/types";
 import { auditActor, type Actor } from "./actor";
+import { authorize } from "./authorize";
 import { ResolutionError } from "./errors";
 import { loadIntentForActor } from "./load";
 import { rateLimiter } from "./rate-limit";
@@ -20,6 +21,7 @@ export async function lookupForOperator(
   input: { intentId: string; tenantId?: string; method: LookupMethod },
   now = () => new Date(),
 ): Promise<{ lookup: Lookup; result: LookupResult }> {
+  await authorize(db, actor, "look_up");
   const intent = await loadIntentForActor(db, input.intentId, input.tenantId);
   const provider = await db.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
   if (!provider.lookupMethods.includes(input.method)) {

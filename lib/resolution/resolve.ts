@@ -1,13 +1,17 @@
 import type { EffectIntent, Prisma, PrismaClient, Resolution } from "@/lib/generated/prisma/client";
 import type { ResolutionKind } from "@/lib/generated/prisma/enums";
-import { appendAudit } from "@/lib/audit/append";
+import { appendAuditEvents, type AuditInput } from "@/lib/audit/append";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { transaction } from "@/lib/db/transaction";
 import { digest } from "@/lib/ledger/digest";
+import { lockIntent } from "@/lib/ledger/locks";
 import { compareAndSet, LedgerError, prepareCompensationIn, settleCompensation } from "@/lib/ledger/protocol";
 import { refundRequest } from "@/lib/worker/run-effect";
 import { auditActor, type Actor } from "./actor";
+import { authorize } from "./authorize";
 import { isClaimLive } from "./claims";
 import { ResolutionError } from "./errors";
-import { loadIntentForActor } from "./load";
+import { settleOpenRequest } from "./requests";
 import { approvalsRequired, evidenceAllows } from "./rules";
 
 export const APPROVAL_TTL_MS = 24 * 3_600_000;
@@ -92,10 +96,33 @@ export async function recheckEvidence(
   return { provider, evidence, verdict: evidenceAllows(kind, intent, provider, evidence, now) };
 }
 
+/** What a replayed submission answers: what the first one did, nothing done again. */
+async function replayOf(
+  tx: Prisma.TransactionClient | PrismaClient,
+  previous: Resolution,
+  actor: Actor,
+  intentId: string,
+): Promise<ProposeResult> {
+  if (previous.proposedById !== actor.id || previous.intentId !== intentId) {
+    throw new ResolutionError(
+      "duplicate_submission",
+      "This form was already submitted for something else. Reload the page.",
+    );
+  }
+  return {
+    resolution: previous,
+    intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: previous.intentId } }),
+    applied: previous.status === "applied",
+    replayed: true,
+    compensationIntentId: previous.compensationIntentId,
+  };
+}
+
 /**
- * Proposes a resolution; applies it at once unless it needs approval. One transaction:
- * the evidence re-check, the compare-and-set on the intent, the resolution row and its
- * audit event commit together or not at all.
+ * Proposes a resolution; applies it at once unless it needs approval. One transaction,
+ * under the intent's row lock: the role check, the one-open-request rule, the evidence
+ * re-check, the compare-and-set on the intent, the resolution row and its audit event
+ * commit together or not at all.
  */
 export async function proposeResolution(
   db: PrismaClient,
@@ -104,25 +131,15 @@ export async function proposeResolution(
   now = new Date(),
 ): Promise<ProposeResult> {
   try {
-    return await db.$transaction(async (tx) => {
+    return await transaction(db, async (tx) => {
+      await authorize(tx, actor, "resolve");
+      const intent = await lockIntent(tx, input.intentId);
+      if (!intent || (input.tenantId !== undefined && intent.tenantId !== input.tenantId))
+        throw new ResolutionError("not_found", "No such intent in this tenant.");
+      // Checked under the lock: a double click's second request sees the first one's row.
       const previous = await tx.resolution.findUnique({ where: { submissionKey: input.submissionKey } });
-      if (previous) {
-        if (previous.proposedById !== actor.id || previous.intentId !== input.intentId) {
-          throw new ResolutionError(
-            "duplicate_submission",
-            "This form was already submitted for something else. Reload the page.",
-          );
-        }
-        return {
-          resolution: previous,
-          intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: previous.intentId } }),
-          applied: previous.status === "applied",
-          replayed: true,
-          compensationIntentId: previous.compensationIntentId,
-        };
-      }
+      if (previous) return replayOf(tx, previous, actor, input.intentId);
 
-      const intent = await loadIntentForActor(tx, input.intentId, input.tenantId);
       if (intent.version !== input.expectedVersion) {
         throw new ResolutionError(
           "stale",
@@ -134,6 +151,16 @@ export async function proposeResolution(
           "claimed",
           "Someone else holds the claim on this intent. Take it over (with a reason) before resolving.",
         );
+      }
+      const events: AuditInput[] = [];
+      await settleOpenRequest(tx, actor, intent, now, events);
+      if (input.kind === "start_compensation") {
+        const existing = await tx.effectIntent.findFirst({ where: { compensatesId: intent.id } });
+        if (existing)
+          throw new ResolutionError(
+            "evidence",
+            `This effect already has its compensation (${existing.intentKey}, ${existing.status}); it is never compensated twice.`,
+          );
       }
       const { provider, evidence, verdict } = await recheckEvidence(
         tx,
@@ -187,7 +214,7 @@ export async function proposeResolution(
         const resolution = await tx.resolution.create({
           data: { ...base, status: "pending_approval", expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) },
         });
-        await appendAudit(tx, {
+        events.push({
           actor: auditActor(actor),
           action: "resolution.proposed",
           tenantId: intent.tenantId,
@@ -207,11 +234,13 @@ export async function proposeResolution(
           },
           occurredAt: now,
         });
+        await appendAuditEvents(tx, events);
         return { resolution, intent, applied: false, replayed: false, compensationIntentId: null };
       }
 
       const resolution = await tx.resolution.create({ data: { ...base, status: "applied", decidedAt: now } });
       const applied = await applyIn(tx, actor, intent, resolution, now);
+      await appendAuditEvents(tx, [...events, applied.audit]);
       return {
         resolution: applied.resolution,
         intent: applied.intent,
@@ -227,28 +256,26 @@ export async function proposeResolution(
         "Someone else resolved or changed this intent at the same moment. Reload to see what happened.",
       );
     }
-    if (error instanceof Error && /Unique constraint failed.*submission_key/s.test(error.message)) {
-      // The same submission raced itself (a double click): answer with what the first one did.
+    if (isUniqueViolation(error, "resolutions_submission_key_key")) {
+      // The same submission raced itself past the lock (a double click): answer with what the first did.
       const first = await db.resolution.findUnique({ where: { submissionKey: input.submissionKey } });
-      if (first && first.proposedById === actor.id && first.intentId === input.intentId) {
-        const intent = await db.effectIntent.findUniqueOrThrow({ where: { id: first.intentId } });
-        return {
-          resolution: first,
-          intent,
-          applied: first.status === "applied",
-          replayed: true,
-          compensationIntentId: first.compensationIntentId,
-        };
-      }
+      if (first) return replayOf(db, first, actor, input.intentId);
       throw new ResolutionError("duplicate_submission", "This form is already being submitted.");
+    }
+    if (isUniqueViolation(error, "resolutions_one_pending_per_intent")) {
+      throw new ResolutionError(
+        "pending",
+        "Another request for this intent was proposed at the same moment and is waiting for approval. Reload to see it.",
+      );
     }
     throw error;
   }
 }
 
 /**
- * Applies a resolution to its intent inside the caller's transaction: used right
- * away below the threshold, and by the last approval above it.
+ * Applies a resolution to its intent inside the caller's transaction (which holds the
+ * intent's lock): used right away below the threshold, and by the last approval above
+ * it. Returns the audit event for the caller to append last.
  */
 export async function applyIn(
   tx: Prisma.TransactionClient,
@@ -256,7 +283,7 @@ export async function applyIn(
   intent: EffectIntent,
   resolution: Resolution,
   now: Date,
-) {
+): Promise<{ resolution: Resolution; intent: EffectIntent; audit: AuditInput }> {
   const cleared = { claimedById: null, claimExpiresAt: null, updatedAt: now };
   let after = intent.status;
   let compensationIntentId: string | null = null;
@@ -310,32 +337,34 @@ export async function applyIn(
       break;
     }
   }
-  const updated = await tx.resolution.update({
-    where: { id: resolution.id },
+  const { count } = await tx.resolution.updateMany({
+    // The status the caller saw: pending (the last approval) or applied (just created below the threshold).
+    where: { id: resolution.id, status: resolution.status },
     data: { status: "applied", decidedAt: now, compensationIntentId },
   });
-  await appendAudit(tx, {
-    actor: auditActor(actor),
-    action: "resolution.applied",
-    tenantId: intent.tenantId,
-    targetType: "intent",
-    targetId: intent.id,
-    reason: resolution.reason,
-    evidenceRef: resolution.lookupId ? `lookup:${resolution.lookupId}` : resolution.externalEvidenceRef,
-    beforeStatus: intent.status,
-    afterStatus: after,
-    requestId: actor.requestId,
-    details: {
-      resolutionId: resolution.id,
-      kind: resolution.kind,
-      providerResultId: resolution.providerResultId,
-      compensationIntentId,
-    },
-    occurredAt: now,
-  });
+  if (count !== 1) throw new LedgerError("stale", `Resolution ${resolution.id} changed meanwhile`);
   return {
-    resolution: updated,
+    resolution: await tx.resolution.findUniqueOrThrow({ where: { id: resolution.id } }),
     intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: intent.id } }),
+    audit: {
+      actor: auditActor(actor),
+      action: "resolution.applied",
+      tenantId: intent.tenantId,
+      targetType: "intent",
+      targetId: intent.id,
+      reason: resolution.reason,
+      evidenceRef: resolution.lookupId ? `lookup:${resolution.lookupId}` : resolution.externalEvidenceRef,
+      beforeStatus: intent.status,
+      afterStatus: after,
+      requestId: actor.requestId,
+      details: {
+        resolutionId: resolution.id,
+        kind: resolution.kind,
+        providerResultId: resolution.providerResultId,
+        compensationIntentId,
+      },
+      occurredAt: now,
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { appendAudit } from "@/lib/audit/append";
+import { transaction } from "@/lib/db/transaction";
 import { auditActor, type Actor } from "./actor";
+import { authorize } from "./authorize";
 import { ResolutionError } from "./errors";
 
 /** An admin sets a tenant's approval thresholds for one currency; the change is audited with before and after. */
@@ -10,13 +12,14 @@ export async function setThreshold(
   input: { tenantId: string; currency: string; thresholdMinor: bigint; dualThresholdMinor: bigint | null },
   now = new Date(),
 ) {
-  if (input.dualThresholdMinor !== null && input.dualThresholdMinor < input.thresholdMinor) {
-    throw new ResolutionError(
-      "invalid",
-      "The two-approver threshold must be at or above the one-approver threshold.",
-    );
-  }
-  return db.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
+    await authorize(tx, admin, "administer");
+    if (input.dualThresholdMinor !== null && input.dualThresholdMinor < input.thresholdMinor) {
+      throw new ResolutionError(
+        "invalid",
+        "The two-approver threshold must be at or above the one-approver threshold.",
+      );
+    }
     const tenant = await tx.tenant.findUnique({ where: { id: input.tenantId } });
     if (!tenant) throw new ResolutionError("not_found", "No such tenant.");
     const before = await tx.approvalThreshold.findUnique({

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ProviderSettings } from "@/lib/providers/registry";
 import type { Actor } from "@/lib/resolution/actor";
-import { decide, expireStaleRequests } from "@/lib/resolution/approvals";
+import { decide, closeStaleRequests } from "@/lib/resolution/approvals";
 import { claimIntent } from "@/lib/resolution/claims";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { lookupForOperator } from "@/lib/resolution/lookups";
@@ -107,7 +107,7 @@ export async function buildHistory(
         ["expire", 0.15],
       ] as const);
       if (fate === "expire") {
-        await expireStaleRequests(db, at(24 * 60 + 5));
+        await closeStaleRequests(db, at(24 * 60 + 5));
         summary.expired += 1;
         continue;
       }

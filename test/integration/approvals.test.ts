@@ -1,72 +1,43 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EffectJob } from "@/lib/worker/run-effect";
-import { seedReferenceData } from "@/lib/seed/demo";
-import { runScenario, type Scenario } from "@/lib/simulator/scenarios";
 import type { Actor } from "@/lib/resolution/actor";
-import { decide, expireStaleRequests } from "@/lib/resolution/approvals";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { AuthError } from "@/lib/auth/errors";
+import { compareAndSet } from "@/lib/ledger/protocol";
+import { decide, closeStaleRequests } from "@/lib/resolution/approvals";
+import { claimIntent } from "@/lib/resolution/claims";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import { setThreshold } from "@/lib/resolution/thresholds";
-import { startSandbox, type SandboxProcess } from "@/test/support/processes";
-import { freshPostgres, type TestDatabase } from "./support";
+import type { SandboxProcess } from "@/test/support/processes";
+import { expectChainVerifies, ledgerFixture, type LedgerFixture } from "./fixtures";
+import type { TestDatabase } from "./support";
 
+// The two-person rule, separation of duties, expiry and voiding, through the services.
+let f: LedgerFixture;
 let database: TestDatabase;
 let sandbox: SandboxProcess;
-const actors: Record<string, Actor> = {};
+let actors: Record<string, Actor>;
 
 beforeAll(async () => {
-  database = await freshPostgres();
-  sandbox = await startSandbox();
-  for (const u of await seedReferenceData(database.prisma))
-    actors[u.email.split("@")[0]!] = { id: u.id, email: u.email, roles: u.roles };
+  f = await ledgerFixture("a");
+  ({ database, sandbox, actors } = f);
 }, 60_000);
 afterAll(async () => {
-  await sandbox.stop();
-  await database.dispose();
+  await expectChainVerifies(f);
+  await f.dispose();
 });
 
-let n = 0;
-async function unknownCharge(amountMinor: number, scenario: Scenario = "charged_answer_lost") {
-  n += 1;
-  const job: EffectJob = {
-    kind: "charge",
-    tenantId: "acme-shop",
-    intentKey: `invoice:inv_a${n}:collect:v1`,
-    workflowId: `wf_a${n}`,
-    stepId: "charge",
-    amountMinor,
-    currency: "USD",
-    customer: `cus_a${n}`,
-    paymentMethod: "pm_card_visa",
-    description: `a${n}`,
-    customerRef: `invoice/inv_a${n}`,
-  };
-  await runScenario(database.prisma, sandbox.url, job, scenario);
-  return database.prisma.effectIntent.findUniqueOrThrow({
-    where: { tenantId_intentKey: { tenantId: "acme-shop", intentKey: job.intentKey } },
-  });
-}
+const unknownCharge = (amountMinor: number) => f.charge(amountMinor);
+const addUser = async (roles: Role[]) => (await f.addUsers(roles.join("-"), 1, roles))[0]!;
 
 async function proposeAccept(amountMinor: number, by = actors.operator!) {
-  const intent = await unknownCharge(amountMinor);
-  const { lookup } = await lookupForOperator(
-    database.prisma,
-    { defaultBaseUrl: sandbox.url, stripeApiKey: "sk_test_sandbox", timeoutMs: 3_000 },
-    by,
-    { intentId: intent.id, method: "idempotency_key" },
-  );
-  const proposed = await proposeResolution(database.prisma, by, {
-    intentId: intent.id,
-    kind: "accept_receipt",
-    reason: "found at the provider",
-    lookupId: lookup.id,
-    expectedVersion: intent.version,
-    submissionKey: randomUUID(),
-  });
-  expect(proposed.resolution.status).toBe("pending_approval");
-  return { intent, resolution: proposed.resolution };
+  const p = await f.proposeAccept(amountMinor, by);
+  return {
+    intent: await database.prisma.effectIntent.findUniqueOrThrow({ where: { id: p.intentId } }),
+    resolution: await database.prisma.resolution.findUniqueOrThrow({ where: { id: p.resolutionId } }),
+  };
 }
 
 async function expectRefused(promise: Promise<unknown>, message: RegExp) {
@@ -83,13 +54,11 @@ const status = async (id: string) =>
 
 describe("two-person approval", () => {
   it("refuses the proposer and the lookup's actor, then applies once on a second person's approval", async () => {
-    const { intent, resolution } = await proposeAccept(250_000);
+    // One person holding both roles proposes (after their own lookup): they still may not approve.
+    const both = await addUser(["operator", "approver"]);
+    const { intent, resolution } = await proposeAccept(250_000, both);
     await expectRefused(
-      decide(database.prisma, actors.operator!, {
-        resolutionId: resolution.id,
-        decision: "approved",
-        reason: "self",
-      }),
+      decide(database.prisma, both, { resolutionId: resolution.id, decision: "approved", reason: "self" }),
       /You proposed this/,
     );
     expect(await status(intent.id)).toBe("unknown");
@@ -106,7 +75,7 @@ describe("two-person approval", () => {
         decision: "approved",
         reason: "again",
       }),
-      /already applied/,
+      /already applied \(approved by Amara Approver/,
     );
     expect(
       await database.prisma.auditEvent.count({
@@ -116,11 +85,12 @@ describe("two-person approval", () => {
   });
 
   it("refuses an approver who ran the lookup the proposal rests on", async () => {
+    const both = await addUser(["operator", "approver"]);
     const intent = await unknownCharge(300_000);
     const { lookup } = await lookupForOperator(
       database.prisma,
       { defaultBaseUrl: sandbox.url, stripeApiKey: "sk_test_sandbox", timeoutMs: 3_000 },
-      actors.approver!,
+      both,
       { intentId: intent.id, method: "idempotency_key" },
     );
     const p = await proposeResolution(database.prisma, actors.operator!, {
@@ -132,13 +102,87 @@ describe("two-person approval", () => {
       submissionKey: randomUUID(),
     });
     await expectRefused(
-      decide(database.prisma, actors.approver!, {
+      decide(database.prisma, both, {
         resolutionId: p.resolution.id,
         decision: "approved",
         reason: "mine",
       }),
       /ran the lookup/,
     );
+  });
+
+  it("refuses people without the duty's role, and admins whatever else they hold", async () => {
+    const { resolution, intent } = await proposeAccept(250_000);
+    const adminApprover = await addUser(["approver", "admin"]);
+    const adminOperator = await addUser(["operator", "admin"]);
+    const refusedBy = async (promise: Promise<unknown>, message: RegExp) => {
+      const error = await promise.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(AuthError);
+      expect((error as Error).message).toMatch(message);
+    };
+    await refusedBy(
+      decide(database.prisma, actors.operator2!, {
+        resolutionId: resolution.id,
+        decision: "approved",
+        reason: "x1234",
+      }),
+      /Only approvers may approve/,
+    );
+    await refusedBy(
+      decide(database.prisma, adminApprover, {
+        resolutionId: resolution.id,
+        decision: "approved",
+        reason: "x1234",
+      }),
+      /admin role.*separation of duties/,
+    );
+    const fresh = await unknownCharge(1_000);
+    await refusedBy(
+      proposeResolution(database.prisma, adminOperator, {
+        intentId: fresh.id,
+        kind: "escalate",
+        reason: "admins may not resolve",
+        expectedVersion: fresh.version,
+        submissionKey: randomUUID(),
+      }),
+      /admin role.*separation of duties/,
+    );
+    await refusedBy(
+      proposeResolution(database.prisma, actors.approver!, {
+        intentId: fresh.id,
+        kind: "escalate",
+        reason: "approvers do not propose",
+        expectedVersion: fresh.version,
+        submissionKey: randomUUID(),
+      }),
+      /Only operators may resolve/,
+    );
+    await refusedBy(
+      claimIntent(database.prisma, actors.auditor!, { intentId: fresh.id }),
+      /Only operators may claim/,
+    );
+    await refusedBy(
+      setThreshold(database.prisma, actors.operator!, {
+        tenantId: "acme-shop",
+        currency: "USD",
+        thresholdMinor: 1n,
+        dualThresholdMinor: null,
+      }),
+      /Only admins/,
+    );
+    // A disabled account is refused at once, whatever its roles.
+    await database.prisma.user.update({ where: { id: adminOperator.id }, data: { disabled: true } });
+    await refusedBy(claimIntent(database.prisma, adminOperator, { intentId: fresh.id }), /not active/);
+    // Nothing changed: the request still waits, the intent is as it was, no event for any refusal.
+    expect(
+      (await database.prisma.resolution.findUniqueOrThrow({ where: { id: resolution.id } })).status,
+    ).toBe("pending_approval");
+    expect(await status(intent.id)).toBe("unknown");
+    expect(await database.prisma.resolution.count({ where: { intentId: fresh.id } })).toBe(0);
+    expect(await database.prisma.auditEvent.count({ where: { targetId: fresh.id } })).toBe(0);
   });
 
   it("ends a request on one denial", async () => {
@@ -186,7 +230,7 @@ describe("two-person approval", () => {
     ).toBe(1);
     // The sweep on the approvals screen does the same for requests nobody looked at.
     const other = await proposeAccept(200_000);
-    expect(await expireStaleRequests(database.prisma, later)).toBeGreaterThanOrEqual(1);
+    expect(await closeStaleRequests(database.prisma, later)).toBeGreaterThanOrEqual(1);
     expect(
       (await database.prisma.resolution.findUniqueOrThrow({ where: { id: other.resolution.id } })).status,
     ).toBe("expired");
@@ -194,14 +238,10 @@ describe("two-person approval", () => {
 
   it("voids the approval when the intent changed after the proposal", async () => {
     const { intent, resolution } = await proposeAccept(200_000);
-    // Another operator escalates meanwhile: the intent's version moves on.
-    await proposeResolution(database.prisma, actors.operator2!, {
-      intentId: intent.id,
-      kind: "escalate",
-      reason: "second opinion",
-      expectedVersion: intent.version,
-      submissionKey: randomUUID(),
-    });
+    // A system path flags the intent meanwhile: its version moves on.
+    await database.prisma.$transaction((tx) =>
+      compareAndSet(tx, intent, "escalate", { needsOperator: true }),
+    );
     await expectRefused(
       decide(database.prisma, actors.approver!, {
         resolutionId: resolution.id,

@@ -4,7 +4,7 @@ import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { formatAge, formatAmount, formatUtc, intentPath } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
-import { expireStaleRequests } from "@/lib/resolution/approvals";
+import { closeStaleRequests } from "@/lib/resolution/approvals";
 import { DecisionForm } from "./decision-form";
 
 export const metadata: Metadata = { title: "Approvals" };
@@ -13,7 +13,7 @@ const time = (d: Date) => formatUtc(d, "minute");
 
 async function loadPending() {
   const now = new Date();
-  await expireStaleRequests(db, now);
+  await closeStaleRequests(db, now);
   const pending = await db.resolution.findMany({
     where: { status: "pending_approval" },
     orderBy: { createdAt: "asc" },
