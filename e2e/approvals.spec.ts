@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { callAction } from "./actions";
 import { intentByKey, intentPath, query, sandboxEffects } from "./ledger";
 import { SCENARIOS } from "./scenarios";
 import { signInAs } from "./support";
@@ -36,12 +37,49 @@ async function decideInUi(page: Page, intentKey: string, decision: "Approve" | "
   await item.getByRole("button", { name: decision }).click();
 }
 
+/** The waiting request for this intent on an approver's queue. */
+function queued(page: Page, intentKey: string) {
+  return page
+    .getByRole("list", { name: "Pending resolutions" })
+    .getByRole("listitem")
+    .filter({ hasText: intentKey });
+}
+
+/** Several approvers (or tabs) with the reason typed, then all pressing the button at the same moment. */
+async function decideAtOnce(
+  pages: Page[],
+  intentKey: string,
+  buttons: ("Approve" | "Deny")[],
+  reason: string,
+) {
+  for (const p of pages) {
+    await p.goto("/approvals");
+    await queued(p, intentKey).getByLabel("Reason for your decision").fill(reason);
+  }
+  await Promise.all(
+    pages.map((p, i) => queued(p, intentKey).getByRole("button", { name: buttons[i]! }).click()),
+  );
+}
+
+/** What an approver's list of recent decisions says about this intent. */
+function myDecision(page: Page, intentKey: string) {
+  return page
+    .getByRole("list", { name: "Your recent decisions" })
+    .getByRole("listitem")
+    .filter({ hasText: intentKey });
+}
+
+async function approverPage(browser: Browser, email: string) {
+  const page = await (await browser.newContext()).newPage();
+  await signInAs(page, email);
+  return page;
+}
+
 test("a high-value accept waits for an approver, who cannot be the proposer, and then applies once", async ({
   browser,
 }) => {
   const { intentKey } = SCENARIOS.big.job;
-  const operator = await (await browser.newContext()).newPage();
-  await signInAs(operator, "operator@demo.test");
+  const operator = await approverPage(browser, "operator@demo.test");
   await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(
     /waiting for 1 approver/,
@@ -49,83 +87,194 @@ test("a high-value accept waits for an approver, who cannot be the proposer, and
   const intent = await intentByKey(intentKey);
   expect(intent.status).toBe("unknown");
 
-  // The proposer cannot approve: not in the UI (no Approvals screen) nor by calling the endpoint.
+  // The proposer cannot approve: not in the UI (no Approvals screen) nor by calling the action.
   await expect(
     operator.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Approvals" }),
   ).toHaveCount(0);
   const id = await pendingId(intent.id);
-  expect(
-    (
-      await operator.request.post(`/api/resolutions/${id}/decision`, {
-        data: { decision: "approved", reason: "my own" },
-      })
-    ).status(),
-  ).toBe(403);
+  const own = await callAction(operator.request, "decideAction", [
+    {},
+    { resolutionId: id, decision: "approved", reason: "my own" },
+  ]);
+  expect(own.result?.serverError?.code).toBe("forbidden");
 
-  const approver = await (await browser.newContext()).newPage();
-  await signInAs(approver, "approver@demo.test");
+  const approver = await approverPage(browser, "approver@demo.test");
   await decideInUi(approver, intentKey, "Approve", "Search result matches amount and customer");
-  await expect(approver.getByRole("status").filter({ hasText: "Approved" })).toHaveText(
-    /Approved and applied/,
-  );
+  await expect(myDecision(approver, intentKey)).toContainText("You approved");
+  await expect(myDecision(approver, intentKey)).toContainText("Request: applied; intent confirmed");
   expect((await intentByKey(intentKey)).status).toBe("confirmed");
   expect(await sandboxEffects({ intentKey })).toHaveLength(1);
-  // A second approval of the same request is refused.
-  const again = await approver.request.post(`/api/resolutions/${id}/decision`, {
-    data: { decision: "approved", reason: "twice" },
-  });
-  expect(again.status()).toBe(409);
+  // A second approval of the same request is refused, naming what happened.
+  const again = await callAction(approver.request, "decideAction", [
+    {},
+    { resolutionId: id, decision: "approved", reason: "twice" },
+  ]);
+  expect(again.result?.serverError?.message).toMatch(/already applied \(approved by Amara Approver/);
 });
 
 test("above the dual threshold it takes two different approvers", async ({ browser }) => {
   const { intentKey } = SCENARIOS.huge.job;
-  const operator = await (await browser.newContext()).newPage();
-  await signInAs(operator, "operator@demo.test");
+  const operator = await approverPage(browser, "operator@demo.test");
   await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(
     /waiting for 2 approvers/,
   );
 
-  const first = await (await browser.newContext()).newPage();
-  await signInAs(first, "approver@demo.test");
+  const first = await approverPage(browser, "approver@demo.test");
   await decideInUi(first, intentKey, "Approve", "First signature");
-  await expect(first.getByRole("status").filter({ hasText: "Approved" })).toHaveText(
-    /waiting for another approver/,
-  );
+  // The approver who decided sees that, not the buttons again.
+  const item = queued(first, intentKey);
+  await expect(item).toContainText("You approved at");
+  await expect(item.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(myDecision(first, intentKey)).toContainText("waiting (1 of 2 approvals)");
   expect((await intentByKey(intentKey)).status).toBe("unknown");
 
-  const second = await (await browser.newContext()).newPage();
-  await signInAs(second, "approver2@demo.test");
+  const second = await approverPage(browser, "approver2@demo.test");
   await decideInUi(second, intentKey, "Approve", "Second signature");
-  await expect(second.getByRole("status").filter({ hasText: "Approved" })).toHaveText(/applied/);
+  await expect(myDecision(second, intentKey)).toContainText("Request: applied");
   expect((await intentByKey(intentKey)).status).toBe("confirmed");
 });
 
-test("an approved compensation sends exactly one refund", async ({ browser }) => {
+test("two approvers approving one two-approval request at the same moment apply it once", async ({
+  browser,
+}) => {
+  const { intentKey } = SCENARIOS.dualRace.job;
+  const operator = await approverPage(browser, "operator@demo.test");
+  await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
+  await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(/2 approvers/);
+  const pages = [
+    await approverPage(browser, "approver@demo.test"),
+    await approverPage(browser, "approver2@demo.test"),
+  ];
+  await decideAtOnce(pages, intentKey, ["Approve", "Approve"], "Signed");
+  // Each sees their own vote; whoever committed first saw "waiting" until the other's landed.
+  for (const p of pages) await expect(myDecision(p, intentKey)).toContainText("You approved");
+  for (const p of pages) {
+    await p.reload();
+    await expect(myDecision(p, intentKey)).toContainText("Request: applied");
+  }
+  const intent = await intentByKey(intentKey);
+  expect(intent.status).toBe("confirmed");
+  expect(
+    await query("SELECT 1 FROM audit_events WHERE target_id = $1 AND action = 'resolution.applied'", [
+      intent.id,
+    ]),
+  ).toHaveLength(1);
+  expect(
+    await query(
+      "SELECT decision FROM approvals a JOIN resolutions r ON r.id = a.resolution_id WHERE r.intent_id = $1",
+      [intent.id],
+    ),
+  ).toHaveLength(2);
+});
+
+test("approve and deny at the same moment: exactly one wins, and the other is told why", async ({
+  browser,
+}) => {
+  const { intentKey } = SCENARIOS.decideRace.job;
+  const operator = await approverPage(browser, "operator@demo.test");
+  await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
+  await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(/1 approver/);
+  const [yes, no] = [
+    await approverPage(browser, "approver@demo.test"),
+    await approverPage(browser, "approver2@demo.test"),
+  ];
+  await decideAtOnce([yes, no], intentKey, ["Approve", "Deny"], "My call");
+  const outcome = async (p: Page) => {
+    const mine = myDecision(p, intentKey);
+    const refused = queued(p, intentKey).getByRole("alert");
+    await expect(mine.or(refused)).toBeVisible({ timeout: 15_000 });
+    return (await refused.isVisible()) ? `refused: ${await refused.innerText()}` : await mine.innerText();
+  };
+  const [a, b] = [await outcome(yes), await outcome(no)];
+  const refusals = [a, b].filter((o) => o.startsWith("refused"));
+  expect(refusals).toHaveLength(1);
+  expect(refusals[0]).toMatch(
+    /already (applied|denied) (\(approved )?by Amara|already (applied|denied).*Arjun/,
+  );
+  const intent = await intentByKey(intentKey);
+  const [r] = await query<{ status: string }>("SELECT status FROM resolutions WHERE intent_id = $1", [
+    intent.id,
+  ]);
+  expect(intent.status).toBe(r!.status === "applied" ? "confirmed" : "unknown");
+  expect(["applied", "denied"]).toContain(r!.status);
+});
+
+test("with JavaScript off, an operator looks up and proposes, and an approver approves", async ({
+  browser,
+}) => {
+  const { intentKey } = SCENARIOS.noScript.job;
+  // Sign in with JavaScript (the sign-in form is not part of this), then turn it off.
+  const noScript = async (email: string) => {
+    const signedIn = await browser.newContext();
+    await signInAs(await signedIn.newPage(), email);
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await signedIn.storageState(),
+    });
+    await signedIn.close();
+    return context.newPage();
+  };
+  const operator = await noScript("operator@demo.test");
+  await operator.goto(intentPath(intentKey));
+  await operator.getByRole("button", { name: "Look up by idempotency key" }).click();
+  await expect(operator.getByTestId("lookup-outcome").first()).toHaveText("found matching");
+  const form = operator.getByRole("form", { name: "Resolve" });
+  await form.getByRole("radio", { name: /^Accept receipt/ }).check();
+  await form.getByLabel("Reason").fill("Found by key, no JavaScript needed");
+  await form.getByRole("button", { name: "Submit resolution" }).click();
+  await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(
+    /waiting for 1 approver/,
+  );
+  const intent = await intentByKey(intentKey);
+  expect(intent.status).toBe("unknown");
+
+  const approver = await noScript("approver@demo.test");
+  await approver.goto("/approvals");
+  const item = queued(approver, intentKey);
+  await item.getByLabel("Reason for your decision").fill("Evidence holds");
+  await item.getByRole("button", { name: "Approve" }).click();
+  await expect(myDecision(approver, intentKey)).toContainText("Request: applied; intent confirmed");
+  expect((await intentByKey(intentKey)).status).toBe("confirmed");
+  expect(await sandboxEffects({ intentKey })).toHaveLength(1);
+});
+
+test("an approved compensation sends exactly one refund, however many tabs approve it", async ({
+  browser,
+}) => {
   const { intentKey } = SCENARIOS.refundApproved.job;
-  const operator = await (await browser.newContext()).newPage();
-  await signInAs(operator, "operator@demo.test");
+  const operator = await approverPage(browser, "operator@demo.test");
   await propose(operator, intentKey, "Start compensation", "Customer cancelled", false);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toBeVisible();
   const intent = await intentByKey(intentKey);
-  const id = await pendingId(intent.id);
 
-  const approver = await (await browser.newContext()).newPage();
-  await signInAs(approver, "approver@demo.test");
-  // Two tabs approving at once: one applies, the other is refused.
-  const results = await Promise.all(
-    [1, 2].map(() =>
-      approver.request.post(`/api/resolutions/${id}/decision`, {
-        data: { decision: "approved", reason: "Refund approved" },
-      }),
-    ),
+  // One approver, two tabs, both clicking Approve at once: one applies, the other is refused.
+  const context = await browser.newContext();
+  const tabs = [await context.newPage(), await context.newPage()];
+  await signInAs(tabs[0]!, "approver@demo.test");
+  await decideAtOnce(tabs, intentKey, ["Approve", "Approve"], "Refund approved");
+  // One tab shows the decision; the other was refused, naming what happened.
+  const said = await Promise.all(
+    tabs.map(async (t) => {
+      const refused = queued(t, intentKey).getByRole("alert");
+      await expect(myDecision(t, intentKey).or(refused)).toBeVisible({ timeout: 15_000 });
+      return (await refused.isVisible()) ? await refused.innerText() : "decided";
+    }),
   );
-  expect(results.map((r) => r.status()).sort()).toEqual([200, 409]);
+  expect(said.filter((s) => s === "decided")).toHaveLength(1);
+  expect(said.find((s) => s !== "decided")).toMatch(/already (applied|decided)/);
+  await expect
+    .poll(async () => (await intentByKey(intentKey)).status, { timeout: 15_000 })
+    .toBe("compensated");
   const refunds = (await sandboxEffects()).filter(
     (e) => e.kind === "refund" && e.body.charge === intent.provider_result_id,
   );
   expect(refunds).toHaveLength(1);
-  expect((await intentByKey(intentKey)).status).toBe("compensated");
+  expect(
+    await query("SELECT 1 FROM audit_events WHERE target_id = $1 AND action = 'resolution.applied'", [
+      intent.id,
+    ]),
+  ).toHaveLength(1);
 });
 
 test("an auditor reads the story, verifies the chain and exports it, but cannot change anything", async ({
@@ -165,15 +314,14 @@ test("an auditor reads the story, verifies the chain and exports it, but cannot 
   expect((await csv.text()).split("\n")[0]).toMatch(/^seq,occurredAt,actorEmail/);
 
   const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
-  for (const [url, data] of [
-    [
-      "/api/thresholds",
-      { tenantId: "acme-shop", currency: "USD", thresholdMinor: "1", dualThresholdMinor: null },
-    ],
-    [`/api/resolutions/${randomUUID()}/decision`, { decision: "approved", reason: "auditors cannot" }],
-    [`/api/intents/${intent.id}/claim`, {}],
+  for (const [name, args] of [
+    ["saveThresholdAction", [{}, { tenantId: "acme-shop", currency: "USD", thresholdMinor: "1" }]],
+    ["decideAction", [{}, { resolutionId: randomUUID(), decision: "approved", reason: "auditors cannot" }]],
+    ["claimAction", [{}, { intentId: intent.id }]],
   ] as const) {
-    expect((await page.request.post(url, { data })).status(), url).toBe(403);
+    expect((await callAction(page.request, name, [...args])).result?.serverError?.code, name).toBe(
+      "forbidden",
+    );
   }
 });
 
@@ -192,11 +340,9 @@ test("an admin changes a threshold (audited) but cannot approve", async ({ page 
       "SELECT 1 FROM audit_events WHERE action = 'settings.threshold_changed' AND target_id = 'initech-saas/GBP'",
     ),
   ).toHaveLength(1);
-  expect(
-    (
-      await page.request.post(`/api/resolutions/${randomUUID()}/decision`, {
-        data: { decision: "approved", reason: "admins cannot" },
-      })
-    ).status(),
-  ).toBe(403);
+  const decided = await callAction(page.request, "decideAction", [
+    {},
+    { resolutionId: randomUUID(), decision: "approved", reason: "admins cannot" },
+  ]);
+  expect(decided.result?.serverError?.code).toBe("forbidden");
 });

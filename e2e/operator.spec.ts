@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import { callAction } from "./actions";
 import { intentByKey, intentPath, query, resolutionsOf, sandboxEffects } from "./ledger";
 import { SCENARIOS } from "./scenarios";
 import { signInAs } from "./support";
@@ -76,6 +77,11 @@ test("a compensation clicked twice is proposed once and sent nowhere before appr
   await form.getByLabel("Reason").fill("Customer cancelled within the refund window");
   await form.getByRole("button", { name: "Submit resolution" }).dblclick();
   await expect(page.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(/waiting for 1 approver/);
+  // The page now shows the waiting request instead of a form to propose another.
+  await expect(page.getByRole("note", { name: "Waiting for approval" })).toContainText(
+    "start compensation request is waiting for approval (0 of 1 approval)",
+  );
+  await expect(page.getByRole("form", { name: "Resolve" })).toHaveCount(0);
   const intent = await intentByKey(intentKey);
   expect(intent.status).toBe("confirmed");
   expect(await resolutionsOf(intent.id)).toEqual([
@@ -101,6 +107,7 @@ test("two operators resolving the same intent at once: one wins, the other sees 
   await pb.goto(intentPath(intentKey));
   for (const p of [pa, pb]) {
     const form = p.getByRole("form", { name: "Resolve" });
+    await form.getByRole("radio", { name: /^Accept receipt/ }).check();
     await form.getByLabel("Reason").fill("Charge found at the provider");
   }
   await Promise.all(
@@ -126,100 +133,116 @@ test("two operators resolving the same intent at once: one wins, the other sees 
 });
 
 for (const email of ["auditor@demo.test", "approver@demo.test"]) {
-  test(`${email} cannot run operator actions, even by calling the endpoints directly`, async ({ page }) => {
+  test(`${email} cannot run operator actions, even by calling them directly`, async ({ page }) => {
     const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
     await signInAs(page, email);
     await page.goto(intentPath(intent.intent_key));
     await expect(page.getByText("Read only: resolving needs the operator role.")).toBeVisible();
     await expect(page.getByRole("form", { name: "Resolve" })).toHaveCount(0);
 
-    const calls: [string, unknown][] = [
-      [`/api/intents/${intent.id}/claim`, {}],
-      [`/api/intents/${intent.id}/lookups`, { method: "idempotency_key" }],
+    const calls: [string, unknown[]][] = [
+      ["claimAction", [{}, { intentId: intent.id }]],
+      ["lookupAction", [{}, { intentId: intent.id, method: "idempotency_key" }]],
       [
-        `/api/intents/${intent.id}/resolutions`,
-        {
-          kind: "escalate",
-          reason: "not allowed to",
-          expectedVersion: intent.version,
-          submissionKey: randomUUID(),
-        },
+        "proposeAction",
+        [
+          {},
+          {
+            intentId: intent.id,
+            kind: "escalate",
+            reason: "not allowed to",
+            expectedVersion: intent.version,
+            submissionKey: randomUUID(),
+          },
+        ],
       ],
       [
-        "/api/bulk/accept",
-        {
-          reason: "not allowed to",
-          submissionKey: randomUUID(),
-          items: [{ intentId: intent.id, lookupId: randomUUID(), expectedVersion: intent.version }],
-        },
+        "bulkAcceptAction",
+        [
+          {
+            reason: "not allowed to",
+            submissionKey: randomUUID(),
+            items: [{ intentId: intent.id, lookupId: randomUUID(), expectedVersion: intent.version }],
+          },
+        ],
       ],
     ];
-    for (const [url, data] of calls) {
-      const response = await page.request.post(url, { data });
-      expect(response.status(), url).toBe(403);
+    for (const [name, args] of calls) {
+      const answer = await callAction(page.request, name, args);
+      expect(answer.result?.serverError?.code, name).toBe("forbidden");
     }
+    // The one JSON route that changes state (bulk lookups) refuses the same way.
+    const route = await page.request.post(`/api/intents/${intent.id}/lookups`, {
+      data: { method: "idempotency_key" },
+    });
+    expect(route.status()).toBe(403);
     const after = await intentByKey(intent.intent_key);
     expect(after).toEqual(intent);
     expect(await query("SELECT 1 FROM lookups WHERE intent_id = $1", [intent.id])).toHaveLength(0);
   });
 }
 
+test("a request forged from another site is refused before it reaches an action", async ({ page }) => {
+  const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
+  await signInAs(page, "operator@demo.test");
+  // A page on the same host but another port, posting with the victim's cookie.
+  const forged = await callAction(page.request, "claimAction", [{}, { intentId: intent.id }], {
+    origin: "http://127.0.0.1:4999",
+  });
+  expect(forged.status).toBe(403);
+  const json = await page.request.post(`/api/intents/${intent.id}/lookups`, {
+    headers: { origin: "http://127.0.0.1:4999", "sec-fetch-site": "same-site" },
+    data: { method: "idempotency_key" },
+  });
+  expect(json.status()).toBe(403);
+  const plain = await page.request.post(`/api/intents/${intent.id}/lookups`, {
+    headers: { "content-type": "text/plain" },
+    data: JSON.stringify({ method: "idempotency_key" }),
+  });
+  expect(plain.status()).toBe(415);
+  expect(await intentByKey(intent.intent_key)).toEqual(intent);
+  expect(await query("SELECT 1 FROM lookups WHERE intent_id = $1", [intent.id])).toHaveLength(0);
+});
+
 test("bad input gets a clear error and changes nothing", async ({ page }) => {
   const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
   await signInAs(page, "operator@demo.test");
   const valid = {
+    intentId: intent.id,
     kind: "escalate",
     reason: "Evidence is ambiguous",
     expectedVersion: intent.version,
-    submissionKey: randomUUID(),
   };
-  const cases: [string, string, unknown, number, RegExp][] = [
-    ["unknown intent", `/api/intents/${randomUUID()}/resolutions`, valid, 404, /No such intent/],
-    ["malformed id", "/api/intents/not-an-id/resolutions", valid, 404, /No such intent/],
-    [
-      "over-long reason",
-      `/api/intents/${intent.id}/resolutions`,
-      { ...valid, reason: "x".repeat(2001) },
-      422,
-      /under 2,000 characters/,
-    ],
-    ["missing reason", `/api/intents/${intent.id}/resolutions`, { ...valid, reason: "" }, 422, /reason/i],
-    [
-      "wrong tenant",
-      `/api/intents/${intent.id}/resolutions`,
-      { ...valid, tenantId: "globex-travel" },
-      404,
-      /No such intent in this tenant/,
-    ],
-    [
-      "stale version",
-      `/api/intents/${intent.id}/resolutions`,
-      { ...valid, expectedVersion: intent.version + 7 },
-      409,
-      /changed since you loaded/,
-    ],
-    [
-      "unknown kind",
-      `/api/intents/${intent.id}/resolutions`,
-      { ...valid, kind: "delete_everything" },
-      422,
-      /./,
-    ],
-    [
-      "accept without evidence",
-      `/api/intents/${intent.id}/resolutions`,
-      { ...valid, kind: "accept_receipt" },
-      422,
-      /needs a lookup/,
-    ],
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ["unknown intent", { ...valid, intentId: randomUUID() }, /No such intent/],
+    ["malformed id", { ...valid, intentId: "not-an-id" }, /No such intent/],
+    ["over-long reason", { ...valid, reason: "x".repeat(2001) }, /at most 2,000 characters/],
+    ["missing reason", { ...valid, reason: "" }, /Reason/],
+    ["a NUL byte in the reason", { ...valid, reason: "looks\u0000fine" }, /control character/],
+    ["wrong tenant", { ...valid, tenantId: "globex-travel" }, /No such intent in this tenant/],
+    ["stale version", { ...valid, expectedVersion: intent.version + 7 }, /changed since you loaded/],
+    ["unknown kind", { ...valid, kind: "delete_everything" }, /Choose a resolution/],
+    ["version out of range", { ...valid, expectedVersion: 1e308 }, /./],
+    ["accept without evidence", { ...valid, kind: "accept_receipt" }, /needs a lookup/],
   ];
-  for (const [name, url, data, status, message] of cases) {
-    const response = await page.request.post(url, {
-      data: { ...(data as object), submissionKey: randomUUID() },
-    });
-    expect(response.status(), name).toBe(status);
-    expect(((await response.json()) as { message: string }).message, name).toMatch(message);
+  for (const [name, input, message] of cases) {
+    const answer = await callAction(page.request, "proposeAction", [
+      {},
+      { ...input, submissionKey: randomUUID() },
+    ]);
+    expect(answer.status, name).toBe(200);
+    const said =
+      answer.result?.serverError?.message ??
+      Object.values(answer.result?.validationErrors?.fieldErrors ?? {})[0]?.[0];
+    expect(said, name).toMatch(message);
+    expect(answer.result?.data, name).toBeUndefined();
   }
+  // Invalid JSON to the JSON route is a 400, not a change.
+  const broken = await page.request.post(`/api/intents/${intent.id}/lookups`, {
+    headers: { "content-type": "application/json" },
+    data: "not json{",
+  });
+  expect(broken.status()).toBe(400);
   expect(await intentByKey(intent.intent_key)).toEqual(intent);
   expect(await resolutionsOf(intent.id)).toEqual([]);
 });

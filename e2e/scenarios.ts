@@ -40,6 +40,12 @@ export const SCENARIOS = {
     job: { ...charge("bulk_2", 1_300), customerRef: "customer/e2e-bulk" },
     scenario: "charged_answer_lost",
   },
+  /** Two approvers approve one two-approval request from two browsers at once. */
+  dualRace: { job: charge("dual_race", 1_600_000), scenario: "charged_answer_lost" },
+  /** One approver approves while another denies, at the same moment. */
+  decideRace: { job: charge("decide_race", 260_000), scenario: "charged_answer_lost" },
+  /** Resolved and approved with JavaScript disabled. */
+  noScript: { job: charge("no_script", 270_000), scenario: "charged_answer_lost" },
   /** For bad-input tests. */
   spare: { job: charge("spare", 999), scenario: "charged_answer_lost" },
 } as const;

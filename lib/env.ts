@@ -97,11 +97,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 // The embedded demo signs sessions with a random secret kept beside its data,
 // so a restart keeps people signed in and no secret is ever committed.
 function demoSecret(pgliteDir: string, name = "session-secret"): string {
-  const file = path.join(path.dirname(path.resolve(pgliteDir)), name);
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(path.dirname(file), { recursive: true });
+  const file = path.join(/*turbopackIgnore: true*/ path.dirname(path.resolve(pgliteDir)), name);
+  if (existsSync(/*turbopackIgnore: true*/ file))
+    return readFileSync(/*turbopackIgnore: true*/ file, "utf8").trim();
+  mkdirSync(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true });
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret, { mode: 0o600 });
+  writeFileSync(/*turbopackIgnore: true*/ file, secret, { mode: 0o600 });
   return secret;
 }
 

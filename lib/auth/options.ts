@@ -1,10 +1,10 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { appendAudit } from "@/lib/audit/append";
 import { db } from "@/lib/db";
+import { requestIdFrom } from "@/lib/http/request-id";
 import { getEnv } from "@/lib/env";
 import { normalizeEmail, signInWithPassword } from "./sign-in";
 
@@ -15,11 +15,6 @@ const credentials = z.object({
 
 /** Shown on the sign-in page for a locked account. */
 export const LOCKED_PREFIX = "locked:";
-
-function requestIdFrom(headers: Record<string, unknown> | undefined): string {
-  const given = headers?.["x-request-id"];
-  return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-}
 
 let options: NextAuthOptions | undefined;
 
@@ -39,7 +34,7 @@ export function authOptions(): NextAuthOptions {
         if (!parsed.success) return null;
         const result = await signInWithPassword(db, {
           ...parsed.data,
-          requestId: requestIdFrom(req.headers),
+          requestId: requestIdFrom(req.headers?.["x-request-id"]),
         });
         if (result.ok)
           return {

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { ProviderSettings } from "@/lib/providers/registry";
 import { workerDeps } from "@/lib/worker/deps";
 import { runEffect, type JobResult } from "@/lib/worker/run-effect";
 import { auditActor, type Actor } from "./actor";
@@ -12,7 +13,7 @@ import { auditActor, type Actor } from "./actor";
  */
 export async function dispatchCompensation(
   db: PrismaClient,
-  settings: { sandboxUrl: string; stripeApiKey: string; timeoutMs: number },
+  settings: ProviderSettings,
   actor: Actor,
   compensationIntentId: string,
 ): Promise<JobResult> {
@@ -23,7 +24,7 @@ export async function dispatchCompensation(
   const original = refund.compensates!;
   const deps = workerDeps({
     db,
-    sandboxUrl: settings.sandboxUrl,
+    sandboxUrl: settings.defaultBaseUrl,
     stripeApiKey: settings.stripeApiKey,
     clientTimeoutMs: settings.timeoutMs,
     workerId: `console:${actor.id}`,

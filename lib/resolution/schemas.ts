@@ -1,56 +1,112 @@
 import { z } from "zod";
+import { formInput } from "@/lib/validation/form";
+import { multiLineText, oneLineText, recordId } from "@/lib/validation/text";
 
-// Input of every console action, shared by the forms (early feedback) and the
-// route handlers (the check that counts).
-export const reason = z
-  .string()
-  .trim()
-  .min(5, "Give a reason of at least 5 characters.")
-  .max(2000, "Keep the reason under 2,000 characters.");
+// The input of every console action, in one place: the forms read their field names
+// and limits from here, and the server actions (and the one JSON route) parse with it.
 
-const tenantId = z.string().min(1).max(64).optional();
+export const reason = multiLineText("Reason", 5, 2000);
 
-export const claimInput = z.object({
-  tenantId,
-  takeOverReason: reason.optional().nullable(),
-});
+const tenantId = oneLineText("Tenant", 1, 64).optional();
+const intentId = recordId("intent");
 
-export const releaseInput = z.object({ tenantId });
-
-export const lookupInput = z.object({
-  tenantId,
-  method: z.enum(["idempotency_key", "provider_request_id", "domain_attributes"]),
-});
-
-export const resolutionInput = z
-  .object({
+export const claimInput = formInput(
+  z.object({
+    intentId,
     tenantId,
-    kind: z.enum(["accept_receipt", "mark_rejected", "start_compensation", "escalate"]),
+    takeOverReason: reason.optional(),
+  }),
+);
+
+export const releaseInput = formInput(z.object({ intentId, tenantId }));
+
+export const LOOKUP_METHODS = ["idempotency_key", "provider_request_id", "domain_attributes"] as const;
+
+export const lookupInput = formInput(
+  z.object({
+    intentId,
+    tenantId,
+    method: z.enum(LOOKUP_METHODS, { error: "Choose how to look it up." }),
+  }),
+);
+
+export const RESOLUTION_KINDS = [
+  "accept_receipt",
+  "mark_rejected",
+  "start_compensation",
+  "escalate",
+] as const;
+
+/** The evidence select: nothing, a lookup's id, or "external" with a reference beside it. */
+export const EXTERNAL_EVIDENCE = "external";
+
+export const resolutionInput = formInput(
+  z
+    .object({
+      intentId,
+      tenantId,
+      kind: z.enum(RESOLUTION_KINDS, { error: "Choose a resolution." }),
+      reason,
+      evidence: z
+        .union([z.uuid(), z.literal(EXTERNAL_EVIDENCE)], { error: "Choose the evidence." })
+        .optional(),
+      externalEvidenceRef: oneLineText("External evidence reference", 3, 200).optional(),
+      expectedVersion: z.coerce.number({ error: "Reload the page." }).int().min(0).max(2_147_483_647),
+      submissionKey: z.uuid({ error: "Missing submission key; reload the page." }),
+    })
+    .superRefine((v, ctx) => {
+      if (v.evidence === EXTERNAL_EVIDENCE && !v.externalEvidenceRef)
+        ctx.addIssue({
+          code: "custom",
+          path: ["externalEvidenceRef"],
+          message: "Give the external evidence reference (a ticket or statement).",
+        });
+      if (v.evidence && v.evidence !== EXTERNAL_EVIDENCE && v.externalEvidenceRef)
+        ctx.addIssue({
+          code: "custom",
+          path: ["externalEvidenceRef"],
+          message: "Cite a lookup or an external reference, not both.",
+        });
+    })
+    .transform(({ evidence, externalEvidenceRef, ...rest }) => ({
+      ...rest,
+      lookupId: evidence && evidence !== EXTERNAL_EVIDENCE ? evidence : null,
+      externalEvidenceRef: evidence === EXTERNAL_EVIDENCE || !evidence ? (externalEvidenceRef ?? null) : null,
+    })),
+);
+
+export const decisionInput = formInput(
+  z.object({
+    resolutionId: recordId("resolution"),
+    decision: z.enum(["approved", "denied"], { error: "Approve or deny." }),
     reason,
-    lookupId: z.uuid().nullable().optional(),
-    externalEvidenceRef: z
-      .string()
-      .trim()
-      .min(3, "An evidence reference needs at least 3 characters.")
-      .max(200)
-      .regex(/^[^\r\n]+$/, "One line only.")
-      .nullable()
-      .optional(),
-    expectedVersion: z.number().int().min(0),
-    submissionKey: z.uuid("Missing submission key; reload the page."),
-  })
-  .refine((v) => !(v.lookupId && v.externalEvidenceRef), {
-    message: "Cite a lookup or an external reference, not both.",
-    path: ["externalEvidenceRef"],
-  });
+  }),
+);
 
 export const bulkAcceptInput = z.object({
   reason,
   submissionKey: z.uuid(),
   items: z
-    .array(z.object({ intentId: z.uuid(), lookupId: z.uuid(), expectedVersion: z.number().int().min(0) }))
-    .min(1)
-    .max(200),
+    .array(
+      z.object({ intentId, lookupId: z.uuid(), expectedVersion: z.number().int().min(0).max(2_147_483_647) }),
+    )
+    .min(1, "Select at least one row.")
+    .max(200, "At most 200 rows at once."),
 });
 
-export const intentIdParam = z.uuid("No such intent.");
+/** Whole minor units, within what the amount column (bigint) holds. */
+const minorUnits = (label: string) =>
+  z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .regex(/^\d{1,15}$/, `${label}: whole minor units (cents), at most 15 digits.`)
+    .transform((v) => BigInt(v));
+
+export const thresholdInput = formInput(
+  z.object({
+    tenantId: oneLineText("Tenant", 1, 64),
+    currency: z.string().regex(/^[A-Z]{3}$/, "Currency is three capital letters."),
+    thresholdMinor: minorUnits("One-approver threshold"),
+    dualThresholdMinor: minorUnits("Two-approver threshold").optional(),
+  }),
+);

@@ -147,12 +147,7 @@ describe("one open request per intent", () => {
       expect(appliedBy).toHaveLength(1);
       await Promise.all(
         [0, 1, 2].map(() =>
-          dispatchCompensation(
-            db(),
-            { sandboxUrl: f.sandbox.url, stripeApiKey: "sk_test_sandbox", timeoutMs: 3_000 },
-            approvers[0]!,
-            refunds[0]!.id,
-          ).catch(() => null),
+          dispatchCompensation(db(), f.providerSettings(), approvers[0]!, refunds[0]!.id).catch(() => null),
         ),
       );
       const effects = await f.sandbox.effects({ intentKey: refunds[0]!.intentKey });

@@ -28,6 +28,8 @@ export type LedgerFixture = {
   addUsers(prefix: string, count: number, roles: Role[]): Promise<Actor[]>;
   /** A USD charge of acme-shop made through the real protocol under the given fault scenario. */
   charge(amountMinor: number, scenario?: Scenario): Promise<EffectIntent>;
+  /** The workflow step behind each charge, by intent key: a worker retrying it sends the same request. */
+  jobs: Map<string, EffectJob>;
   lookUp(intentId: string, actor?: Actor): Promise<{ id: string; outcome: string }>;
   /** Proposes accepting the receipt of an unknown charge (after a lookup by the proposer). */
   proposeAccept(
@@ -55,6 +57,7 @@ export async function ledgerFixture(prefix: string): Promise<LedgerFixture> {
     database,
     sandbox,
     actors,
+    jobs: new Map(),
     async addUsers(name, count, roles) {
       const passwordHash = await hashPassword(randomUUID());
       const users = Array.from({ length: count }, (_, i) => ({
@@ -83,6 +86,7 @@ export async function ledgerFixture(prefix: string): Promise<LedgerFixture> {
         description: id,
         customerRef: `invoice/inv_${id}`,
       };
+      fixture.jobs.set(job.intentKey, job);
       await runScenario(database.prisma, sandbox.url, job, scenario);
       return database.prisma.effectIntent.findUniqueOrThrow({
         where: { tenantId_intentKey: { tenantId: "acme-shop", intentKey: job.intentKey } },

@@ -242,7 +242,7 @@ describe("resolutions", () => {
     );
     const refundId = applied.resolution.compensationIntentId!;
     expect(applied.intent.status).toBe("compensating");
-    const sandboxSettings = { sandboxUrl: sandbox.url, stripeApiKey: "sk_test_sandbox", timeoutMs: 3_000 };
+    const sandboxSettings = settings();
     const outcomes = await Promise.all(
       [1, 2, 3].map(() => dispatchCompensation(database.prisma, sandboxSettings, alice, refundId)),
     );

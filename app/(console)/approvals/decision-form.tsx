@@ -1,71 +1,84 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { postJson } from "@/components/post-json";
+import { useActionState, useState } from "react";
+import { ActionAlert, FieldError, fieldError } from "@/components/action-feedback";
+import { decideAction } from "./actions";
 
-type Result = {
+type Decided = {
+  resolutionId: string;
   outcome: "approved_waiting" | "applied" | "denied";
-  compensation: { outcome: string } | null;
+  approvals: number;
+  required: number;
+  compensationOutcome: string | null;
 };
 
+function outcomeText(d: Decided): string {
+  if (d.outcome === "applied")
+    return `Approved and applied.${d.compensationOutcome ? ` Compensation ${d.compensationOutcome}.` : ""}`;
+  if (d.outcome === "denied") return "Denied: the request is closed and nothing was applied.";
+  return `Approved (${d.approvals} of ${d.required}): waiting for another approver.`;
+}
+
+/**
+ * Approve or deny, with a reason. A plain form: the decision is the button pressed, so
+ * it works without JavaScript; while it is being decided both buttons are disabled.
+ */
 export function DecisionForm({ resolutionId, label }: { resolutionId: string; label: string }) {
-  const router = useRouter();
+  const [state, formAction, pending] = useActionState(decideAction, {});
   const [reason, setReason] = useState("");
-  const decide = useMutation({
-    mutationFn: (decision: "approved" | "denied") =>
-      postJson<Result>(`/api/resolutions/${resolutionId}/decision`, { decision, reason }),
-    // A decided request leaves the queue on the next visit; the answer stays on screen now.
-    onSuccess: (result) => {
-      if (result.outcome === "approved_waiting") router.refresh();
-    },
-  });
+  const reasonError = fieldError(state, "reason");
+  const inputId = `reason-${resolutionId}`;
+  if (state.data && !pending)
+    return (
+      <p role="status" className="mt-3 rounded bg-green-50 p-2 text-green-900">
+        {outcomeText(state.data)}
+      </p>
+    );
   return (
-    <form
-      aria-label={`Decide on ${label}`}
-      className="mt-3 flex flex-wrap items-end gap-2"
-      onSubmit={(e) => e.preventDefault()}
-    >
-      <label className="flex flex-col">
-        <span className="text-xs text-slate-600">Reason for your decision</span>
-        <input
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          maxLength={2000}
-          className="w-96 rounded border border-slate-300 px-2 py-1"
-        />
-      </label>
-      <button
-        type="button"
-        disabled={decide.isPending}
-        onClick={() => decide.mutate("approved")}
-        className="rounded bg-green-700 px-3 py-1 font-medium text-white disabled:opacity-60"
-      >
-        Approve
-      </button>
-      <button
-        type="button"
-        disabled={decide.isPending}
-        onClick={() => decide.mutate("denied")}
-        className="rounded bg-red-700 px-3 py-1 font-medium text-white disabled:opacity-60"
-      >
-        Deny
-      </button>
-      {decide.data && (
-        <p role="status" className="w-full text-green-900">
-          {decide.data.outcome === "applied"
-            ? `Approved and applied.${decide.data.compensation ? ` Compensation ${decide.data.compensation.outcome}.` : ""}`
-            : decide.data.outcome === "denied"
-              ? "Denied: the request is closed."
-              : "Approved: waiting for another approver."}
-        </p>
-      )}
-      {decide.error && (
-        <p role="alert" className="w-full rounded bg-red-50 p-2 text-red-800">
-          {decide.error.message}
-        </p>
-      )}
+    <form action={formAction} aria-label={`Decide on ${label}`} className="mt-3 space-y-2">
+      <input type="hidden" name="resolutionId" value={resolutionId} />
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="flex flex-col" htmlFor={inputId}>
+          <span className="text-xs text-slate-600">Reason for your decision</span>
+          <input
+            id={inputId}
+            name="reason"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            required
+            minLength={5}
+            maxLength={2000}
+            aria-invalid={reasonError ? true : undefined}
+            aria-describedby={`${inputId}-error`}
+            className="w-96 max-w-full rounded border border-slate-300 px-2 py-1"
+          />
+        </label>
+        <button
+          type="submit"
+          name="decision"
+          value="approved"
+          disabled={pending}
+          className="rounded bg-green-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+        >
+          Approve
+        </button>
+        <button
+          type="submit"
+          name="decision"
+          value="denied"
+          disabled={pending}
+          className="rounded bg-red-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+        >
+          Deny
+        </button>
+        {pending && (
+          <span role="status" aria-live="polite" className="text-slate-600">
+            Deciding…
+          </span>
+        )}
+      </div>
+      <FieldError id={`${inputId}-error`} message={reasonError} />
+      <ActionAlert state={state} />
     </form>
   );
 }

@@ -5,14 +5,16 @@ import { db } from "@/lib/db";
 import { formatAge, formatAmount, formatUtc, intentPath } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 import { closeStaleRequests } from "@/lib/resolution/approvals";
+import { KIND_LABELS } from "@/lib/resolution/requests";
 import { DecisionForm } from "./decision-form";
 
 export const metadata: Metadata = { title: "Approvals" };
 
 const time = (d: Date) => formatUtc(d, "minute");
 
-async function loadPending() {
+async function loadQueue(userId: string) {
   const now = new Date();
+  // Requests past their window, or whose intent changed, leave the queue (each closing audited).
   await closeStaleRequests(db, now);
   const pending = await db.resolution.findMany({
     where: { status: "pending_approval" },
@@ -24,12 +26,25 @@ async function loadPending() {
       approvals: { include: { approver: { select: { name: true } } } },
     },
   });
-  return { now, pending };
+  const mine = await db.approval.findMany({
+    where: { approverId: userId, createdAt: { gte: new Date(now.getTime() - 24 * 3_600_000) } },
+    orderBy: { createdAt: "desc" },
+    take: 20,
+    include: {
+      resolution: {
+        include: {
+          intent: { select: { tenantId: true, intentKey: true, status: true } },
+          approvals: { select: { decision: true } },
+        },
+      },
+    },
+  });
+  return { now, pending, mine };
 }
 
 export default async function ApprovalsPage() {
   const user = await requirePageRole(screenRoles("/approvals"), "/approvals");
-  const { now, pending } = await loadPending();
+  const { now, pending, mine } = await loadQueue(user.id);
   return (
     <div className="space-y-4">
       <div>
@@ -48,10 +63,12 @@ export default async function ApprovalsPage() {
         {pending.map((r) => {
           const changed = r.intent.version !== r.intentVersion;
           const own = r.proposedById === user.id || r.lookup?.actorId === user.id;
+          const myVote = r.approvals.find((a) => a.approverId === user.id);
           const approvedBy = r.approvals.filter((a) => a.decision === "approved").map((a) => a.approver.name);
           return (
             <li
               key={r.id}
+              id={`request-${r.id}`}
               aria-label={`${r.kind.replace(/_/g, " ")} ${r.intent.intentKey}`}
               className="rounded border border-slate-200 bg-white p-4 text-sm"
             >
@@ -119,6 +136,12 @@ export default async function ApprovalsPage() {
                 <p className="mt-2 text-slate-600">
                   You proposed this or ran its lookup: another approver must decide.
                 </p>
+              ) : myVote ? (
+                <p className="mt-2 text-slate-600">
+                  You approved at {time(myVote.createdAt)}: waiting for{" "}
+                  {r.requiredApprovals - approvedBy.length} more approver
+                  {r.requiredApprovals - approvedBy.length === 1 ? "" : "s"}.
+                </p>
               ) : (
                 <DecisionForm
                   resolutionId={r.id}
@@ -129,6 +152,43 @@ export default async function ApprovalsPage() {
           );
         })}
       </ul>
+      {mine.length > 0 && (
+        <section aria-labelledby="mine-heading" className="space-y-2">
+          <h2 id="mine-heading" className="text-lg font-semibold">
+            Your decisions in the last 24 hours
+          </h2>
+          <ul
+            aria-label="Your recent decisions"
+            className="divide-y divide-slate-100 rounded border border-slate-200 bg-white text-sm"
+          >
+            {mine.map((a) => {
+              const r = a.resolution;
+              const approved = r.approvals.filter((v) => v.decision === "approved").length;
+              const now =
+                r.status === "pending_approval"
+                  ? `waiting (${approved} of ${r.requiredApprovals} approvals)`
+                  : r.status.replace(/_/g, " ");
+              return (
+                <li key={a.id} className="flex flex-wrap gap-x-3 gap-y-1 p-3">
+                  <span>
+                    You {a.decision} <strong>{KIND_LABELS[r.kind]}</strong> of{" "}
+                    <Link className="font-mono text-xs text-blue-800 underline" href={intentPath(r.intent)}>
+                      {r.intent.intentKey}
+                    </Link>{" "}
+                    at {time(a.createdAt)}
+                  </span>
+                  <span>
+                    Request: <strong>{now}</strong>; intent {r.intent.status}
+                  </span>
+                  <Link className="text-blue-800 underline" href={`/audit/resolutions/${r.id}`}>
+                    Story
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

@@ -1,20 +1,14 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-
-type Report = {
-  ok: boolean;
-  count: number;
-  firstBreak: { seq: string; message: string } | null;
-  head: { seq: string } | null;
-};
+import { verifyChainAction } from "./actions";
 
 export function VerifyButton() {
   const verify = useMutation({
     mutationFn: async () => {
-      const response = await fetch("/api/audit/verify", { method: "POST" });
-      if (!response.ok) throw new Error(`Verification failed to run (${response.status})`);
-      return (await response.json()) as Report;
+      const result = await verifyChainAction();
+      if (!result.data) throw new Error(result.serverError?.message ?? "Verification failed to run.");
+      return result.data;
     },
   });
   return (

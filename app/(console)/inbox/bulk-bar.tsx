@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { postJson } from "@/components/post-json";
+import { bulkAcceptAction } from "./actions";
 import type { InboxRowJson } from "./inbox-view";
 
 type LookupState = { outcome: string; lookupId: string | null; error: string | null };
@@ -63,16 +64,22 @@ export function BulkBar({
   async function acceptMatching() {
     setAccepting(true);
     try {
-      const { results } = await postJson<{ results: AcceptResult[] }>("/api/bulk/accept", {
+      const result = await bulkAcceptAction({
         reason,
         submissionKey,
         items: matching.map((r) => ({
           intentId: r.id,
-          lookupId: lookups.get(r.id)!.lookupId,
+          lookupId: lookups.get(r.id)!.lookupId!,
           expectedVersion: r.version,
         })),
       });
-      setAcceptResults(results);
+      if (!result.data)
+        throw new Error(
+          result.serverError?.message ??
+            Object.values(result.validationErrors?.fieldErrors ?? {})[0]?.[0] ??
+            "Nothing was accepted.",
+        );
+      setAcceptResults(result.data.results);
     } catch (error) {
       setAcceptResults([{ intentId: "", outcome: "refused", message: (error as Error).message }]);
     }

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { formatAge, formatAmount, intentPath } from "@/lib/format";
 import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
-import { postJson } from "@/components/post-json";
+import { claimAction } from "../intents/[tenant]/[key]/actions";
 import { BulkBar } from "./bulk-bar";
 
 export type InboxRowJson = {
@@ -102,12 +102,8 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
 
   const claim = useCallback(
     async (row: InboxRowJson) => {
-      try {
-        await postJson(`/api/intents/${row.id}/claim`, { tenantId: row.tenantId });
-        setMessage(`Claimed ${row.intentKey}`);
-      } catch (error) {
-        setMessage((error as Error).message);
-      }
+      const result = await claimAction({}, { intentId: row.id, tenantId: row.tenantId });
+      setMessage(result.data ? `Claimed ${row.intentKey}` : (result.serverError?.message ?? "Not claimed."));
       await refetch();
     },
     [refetch],

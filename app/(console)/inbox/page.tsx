@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/auth/session";
 import { hasAnyRole } from "@/lib/auth/roles";
 import { db } from "@/lib/db";
-import { json } from "@/lib/http/mutation";
+import { toJson } from "@/lib/http/json";
 import { filtersToQuery, inboxPage, parseInboxFilters } from "@/lib/inbox/query";
 import { OPERATOR_ROLES, screenRoles } from "@/lib/nav";
 import { InboxView, type InboxData } from "./inbox-view";
@@ -30,7 +30,7 @@ export default async function InboxPage({ searchParams }: Props) {
         </p>
       </div>
       <InboxView
-        initial={json({ ...page, now: new Date().toISOString() }) as InboxData}
+        initial={toJson({ ...page, now: new Date().toISOString() }) as InboxData}
         filters={filters}
         tenants={tenants}
         providers={providers}

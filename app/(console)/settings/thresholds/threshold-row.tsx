@@ -1,9 +1,8 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { postJson } from "@/components/post-json";
+import { useActionState, useState } from "react";
+import { ActionAlert } from "@/components/action-feedback";
+import { saveThresholdAction } from "./actions";
 
 type Props = {
   tenantId: string;
@@ -13,36 +12,36 @@ type Props = {
   changed: string;
 };
 
+/**
+ * One tenant and currency. The row's inputs belong to a form in its last cell (a form
+ * may not wrap a table row), so it posts with or without JavaScript.
+ */
 export function ThresholdRow({ tenantId, currency, thresholdMinor, dualThresholdMinor, changed }: Props) {
-  const router = useRouter();
+  const [state, formAction, pending] = useActionState(saveThresholdAction, {});
   const [single, setSingle] = useState(thresholdMinor);
   const [dual, setDual] = useState(dualThresholdMinor);
-  const save = useMutation({
-    mutationFn: () =>
-      postJson("/api/thresholds", {
-        tenantId,
-        currency,
-        thresholdMinor: single,
-        dualThresholdMinor: dual === "" ? null : dual,
-      }),
-    onSuccess: () => router.refresh(),
-  });
   const label = `${tenantId} ${currency}`;
+  const formId = `threshold-${tenantId}-${currency}`;
   return (
     <tr className="border-b border-slate-100">
       <td className="p-2">{tenantId}</td>
       <td className="p-2">{currency}</td>
       <td className="p-2">
         <input
+          form={formId}
+          name="thresholdMinor"
           aria-label={`One approver from, ${label}`}
           value={single}
           onChange={(e) => setSingle(e.target.value)}
           inputMode="numeric"
+          required
           className="w-32 rounded border border-slate-300 px-2 py-1"
         />
       </td>
       <td className="p-2">
         <input
+          form={formId}
+          name="dualThresholdMinor"
           aria-label={`Two approvers from, ${label}`}
           value={dual}
           onChange={(e) => setDual(e.target.value)}
@@ -52,24 +51,19 @@ export function ThresholdRow({ tenantId, currency, thresholdMinor, dualThreshold
       </td>
       <td className="p-2 text-xs text-slate-500">{changed}</td>
       <td className="p-2">
-        <button
-          type="button"
-          onClick={() => save.mutate()}
-          disabled={save.isPending}
-          className="rounded border border-slate-300 px-2 py-1"
-        >
-          Save {label}
-        </button>
-        {save.error && (
-          <span role="alert" className="ml-2 text-red-800">
-            {save.error.message}
-          </span>
-        )}
-        {save.isSuccess && (
+        <form id={formId} action={formAction}>
+          <input type="hidden" name="tenantId" value={tenantId} />
+          <input type="hidden" name="currency" value={currency} />
+          <button type="submit" disabled={pending} className="rounded border border-slate-300 px-2 py-1">
+            Save {label}
+          </button>
+        </form>
+        {state.data && !pending && (
           <span role="status" className="ml-2 text-green-800">
             Saved
           </span>
         )}
+        <ActionAlert state={state} />
       </td>
     </tr>
   );

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -9,7 +10,10 @@ import { STATUS_LABELS } from "@/lib/ledger/statuses";
 import { OPERATOR_ROLES, screenRoles } from "@/lib/nav";
 import { isClaimLive } from "@/lib/resolution/claims";
 import { keyRetentionEndsAt } from "@/lib/resolution/rules";
-import { ClaimControl, LookupControl, ResolveForm } from "./intent-actions";
+import { approvalProgress, KIND_LABELS, staleness } from "@/lib/resolution/requests";
+import { ClaimForm } from "./claim-form";
+import { LookupForm } from "./lookup-form";
+import { ResolveForm } from "./resolve-form";
 
 type Props = { params: Promise<{ tenant: string; key: string }> };
 
@@ -74,6 +78,9 @@ export default async function IntentPage({ params }: Props) {
   const claimLive = isClaimLive(intent, now);
   const summary = intent.requestSummary as Record<string, unknown>;
   const lastAttempt = intent.attempts.at(-1);
+  // A pending request that can no longer be decided does not block: the next proposal closes it.
+  const openRequest =
+    intent.resolutions.find((r) => r.status === "pending_approval" && !staleness(r, intent, now)) ?? null;
 
   return (
     <div className="space-y-5">
@@ -307,7 +314,7 @@ export default async function IntentPage({ params }: Props) {
         <aside className="space-y-4" aria-label="Actions">
           {canAct ? (
             <>
-              <ClaimControl
+              <ClaimForm
                 intentId={intent.id}
                 tenantId={intent.tenantId}
                 claim={
@@ -315,12 +322,12 @@ export default async function IntentPage({ params }: Props) {
                     ? {
                         mine: intent.claimedById === user.id,
                         name: intent.claimedBy?.name ?? "someone",
-                        until: intent.claimExpiresAt!.toISOString(),
+                        until: time(intent.claimExpiresAt),
                       }
                     : null
                 }
               />
-              <LookupControl
+              <LookupForm
                 intentId={intent.id}
                 tenantId={intent.tenantId}
                 methods={intent.provider.lookupMethods}
@@ -332,11 +339,22 @@ export default async function IntentPage({ params }: Props) {
                 tenantId={intent.tenantId}
                 status={intent.status}
                 version={intent.version}
+                submissionKey={randomUUID()}
                 lookups={intent.lookups.map((l) => ({
                   id: l.id,
                   label: `${l.outcome.replace(/_/g, " ")} — ${l.method.replace(/_/g, " ")} — ${time(l.startedAt)}`,
-                  outcome: l.outcome,
                 }))}
+                openRequest={
+                  openRequest
+                    ? {
+                        id: openRequest.id,
+                        kind: KIND_LABELS[openRequest.kind],
+                        progress: approvalProgress(openRequest),
+                        proposer: openRequest.proposedBy.name,
+                        proposedAt: time(openRequest.createdAt),
+                      }
+                    : null
+                }
               />
             </>
           ) : (

@@ -1,0 +1,27 @@
+"use server";
+
+import { refresh } from "next/cache";
+import { actionFor } from "@/lib/actions/client";
+import { db } from "@/lib/db";
+import { consoleProviderSettings } from "@/lib/providers/settings";
+import { decide } from "@/lib/resolution/approvals";
+import { dispatchCompensation } from "@/lib/resolution/compensation";
+import { decisionInput } from "@/lib/resolution/schemas";
+
+export const decideAction = actionFor("decide")
+  .metadata({ name: "decide" })
+  .inputSchema(decisionInput)
+  .stateAction(async ({ parsedInput, ctx }) => {
+    const result = await decide(db, ctx.actor, parsedInput);
+    const compensation = result.compensationIntentId
+      ? await dispatchCompensation(db, consoleProviderSettings(), ctx.actor, result.compensationIntentId)
+      : null;
+    refresh();
+    return {
+      resolutionId: result.resolution.id,
+      outcome: result.outcome,
+      approvals: result.approvals,
+      required: result.required,
+      compensationOutcome: compensation?.outcome ?? null,
+    };
+  });
