@@ -106,3 +106,46 @@ test("metrics: a page for people, and Prometheus text for a scraper with the tok
     Number((await page.getByLabel("Confirmed", { exact: true }).innerText()).replace(/,/g, "")),
   ).toBeGreaterThan(300);
 });
+
+test("every response carries the security headers, and no page needs an inline script", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+  const login = await page.goto("/login");
+  const headers = login!.headers();
+  const csp = headers["content-security-policy"] ?? "";
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+  expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("same-origin");
+  expect(headers["permissions-policy"]).toContain("camera=()");
+  // Over plain http (this test server) there is no HSTS; over https there is (unit-tested).
+  expect(headers["strict-transport-security"]).toBeUndefined();
+  // A fresh nonce each time.
+  const again = (await page.request.get("/login")).headers()["content-security-policy"];
+  expect(again).not.toBe(csp);
+  const api = await page.request.get("/api/health");
+  expect(api.headers()["x-content-type-options"]).toBe("nosniff");
+
+  await signInAs(page, "operator@demo.test");
+  for (const path of ["/inbox", "/metrics", "/providers"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  }
+  expect(violations).toEqual([]);
+});
+
+test("no page of the console can be framed by another site", async ({ page }) => {
+  await signInAs(page, "operator@demo.test");
+  const inbox = new URL("/inbox", page.url()).href;
+  // A page of another origin framing the signed-in inbox: the browser refuses to show it.
+  const refused = page.waitForEvent("console", {
+    predicate: (m) => /Refused to (frame|display)/.test(m.text()),
+  });
+  await page.setContent(`<iframe id="f" src="${inbox}"></iframe>`);
+  expect((await refused).text()).toMatch(/frame-ancestors|X-Frame-Options/);
+  await expect(page.frameLocator("#f").getByRole("heading", { name: "Unknown effects" })).toHaveCount(0);
+});

@@ -10,6 +10,8 @@ const schema = z
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     PGLITE_DIR: z.string().min(1).default(".data/pglite"),
     NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
+    // The console's public URL; https here turns on Secure cookies, HSTS and upgrade-insecure-requests.
+    NEXTAUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
     SESSION_MAX_AGE_SECONDS: z.coerce
       .number()
       .int()
@@ -46,6 +48,8 @@ export type Env = z.infer<typeof schema> & {
   sessionSecret: string;
   /** Signs exported audit checkpoints. */
   checkpointKey: string;
+  /** Served over https (NEXTAUTH_URL): Secure cookies, HSTS. */
+  https: boolean;
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
 };
 
@@ -62,6 +66,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return {
     ...e,
     embedded,
+    https: e.NEXTAUTH_URL?.startsWith("https:") ?? false,
     // Read when sessions are first signed, so workers and scripts need no secret.
     get sessionSecret() {
       if (secret) return secret;

@@ -49,8 +49,21 @@ export function auditHash(prevHash: string, content: AuditContent): string {
   return sha256Hex(`${prevHash}\n${canonicalJson(content)}`);
 }
 
+/**
+ * What PostgreSQL will store, so what is hashed is what verification later reads back:
+ * text cannot hold a NUL or a lone UTF-16 surrogate (the driver would turn it into
+ * U+FFFD after the hash was taken, and the event would read as altered forever).
+ */
+function storable<T>(value: T): T {
+  if (typeof value === "string") return value.toWellFormed().replaceAll("\u0000", "\uFFFD") as T;
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (value !== null && typeof value === "object" && !(value instanceof Date))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)])) as T;
+  return value;
+}
+
 function contentOf(input: AuditInput, occurredAt: Date): AuditContent {
-  return {
+  return storable({
     occurredAt: occurredAt.toISOString(),
     actorId: input.actor.id,
     actorEmail: input.actor.email,
@@ -65,7 +78,7 @@ function contentOf(input: AuditInput, occurredAt: Date): AuditContent {
     afterStatus: input.afterStatus ?? null,
     requestId: input.requestId ?? null,
     details: input.details ?? null,
-  };
+  });
 }
 
 /**
@@ -88,7 +101,7 @@ export async function appendAuditEvents(tx: Prisma.TransactionClient, inputs: re
       ...content,
       actorRoles: content.actorRoles as Role[],
       occurredAt,
-      details: input.details ?? undefined,
+      details: (content.details ?? undefined) as Prisma.InputJsonValue | undefined,
       prevHash,
       hash,
     });

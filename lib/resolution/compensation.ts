@@ -1,8 +1,13 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { SYSTEM_ACTOR } from "@/lib/audit/append";
+import { describeFailure } from "@/lib/http/errors";
 import type { ProviderSettings } from "@/lib/providers/registry";
 import { workerDeps } from "@/lib/worker/deps";
 import { runEffect, type JobResult } from "@/lib/worker/run-effect";
 import { auditActor, type Actor } from "./actor";
+import { authorize } from "./authorize";
+import { ResolutionError } from "./errors";
+import { loadIntentForActor } from "./load";
 
 /**
  * Sends a prepared compensation through the effect protocol, like any worker would,
@@ -14,7 +19,8 @@ import { auditActor, type Actor } from "./actor";
 export async function dispatchCompensation(
   db: PrismaClient,
   settings: ProviderSettings,
-  actor: Actor,
+  /** The person whose resolution started it, or null for the sweeper sending a left-over one. */
+  actor: Actor | null,
   compensationIntentId: string,
 ): Promise<JobResult> {
   const refund = await db.effectIntent.findUniqueOrThrow({
@@ -27,8 +33,12 @@ export async function dispatchCompensation(
     sandboxUrl: settings.defaultBaseUrl,
     stripeApiKey: settings.stripeApiKey,
     clientTimeoutMs: settings.timeoutMs,
-    workerId: `console:${actor.id}`,
-    audit: { actor: auditActor(actor), action: "compensation", requestId: actor.requestId ?? null },
+    workerId: actor ? `console:${actor.id}` : "sweeper",
+    audit: {
+      actor: actor ? auditActor(actor) : SYSTEM_ACTOR,
+      action: "compensation",
+      requestId: actor?.requestId ?? null,
+    },
   });
   return runEffect(deps, {
     kind: "refund",
@@ -39,4 +49,67 @@ export async function dispatchCompensation(
     compensatesKey: original.intentKey,
     customerRef: refund.customerRef ?? "",
   });
+}
+
+/**
+ * What a person is told about the refund their resolution started: its outcome, or —
+ * when sending failed after the resolution committed — that it waits to be sent (the
+ * sweeper sends left-over compensations; the intent page has a "send now" button).
+ */
+export async function sendCompensationAfterCommit(
+  db: PrismaClient,
+  settings: ProviderSettings,
+  actor: Actor,
+  compensationIntentId: string,
+): Promise<string> {
+  try {
+    return (await dispatchCompensation(db, settings, actor, compensationIntentId)).outcome;
+  } catch (error) {
+    const { body } = describeFailure(error, "compensation dispatch");
+    return `not sent yet (${body.message}); it will be sent again`;
+  }
+}
+
+/**
+ * Sends every compensation that was prepared but never sent (the process that prepared
+ * it stopped before sending, or sending failed): the sweeper's second job. Safe to run
+ * anywhere at once: each is sent under the protocol's lease with its deterministic key.
+ */
+export async function sendLeftOverCompensations(
+  db: PrismaClient,
+  settings: ProviderSettings,
+  olderThan: Date,
+): Promise<number> {
+  const left = await db.effectIntent.findMany({
+    where: { compensatesId: { not: null }, status: "prepared", createdAt: { lte: olderThan } },
+    select: { id: true },
+    take: 100,
+  });
+  let sent = 0;
+  for (const { id } of left) {
+    try {
+      await dispatchCompensation(db, settings, null, id);
+      sent += 1;
+    } catch (error) {
+      describeFailure(error, `left-over compensation ${id}`);
+    }
+  }
+  return sent;
+}
+
+/** An operator sends a prepared compensation now, rather than wait for the sweeper. */
+export async function sendCompensationNow(
+  db: PrismaClient,
+  settings: ProviderSettings,
+  actor: Actor,
+  input: { intentId: string; tenantId?: string },
+): Promise<JobResult> {
+  await authorize(db, actor, "resolve");
+  const intent = await loadIntentForActor(db, input.intentId, input.tenantId);
+  if (!intent.compensatesId || intent.status !== "prepared")
+    throw new ResolutionError(
+      "invalid",
+      `Only a compensation waiting to be sent can be sent (this one is ${intent.status}).`,
+    );
+  return dispatchCompensation(db, settings, actor, intent.id);
 }

@@ -101,12 +101,22 @@ async function replayOf(
   tx: Prisma.TransactionClient | PrismaClient,
   previous: Resolution,
   actor: Actor,
-  intentId: string,
+  input: ProposeInput,
 ): Promise<ProposeResult> {
-  if (previous.proposedById !== actor.id || previous.intentId !== intentId) {
+  // A replay is the same submission again: same person, intent and proposal. The same key
+  // with anything else is a form that lost track of its key, never a silent "done".
+  const same =
+    previous.proposedById === actor.id &&
+    previous.intentId === input.intentId &&
+    previous.kind === input.kind &&
+    previous.reason === input.reason &&
+    previous.intentVersion === input.expectedVersion &&
+    (previous.lookupId ?? null) === (input.lookupId ?? null) &&
+    (previous.externalEvidenceRef ?? null) === (input.externalEvidenceRef ?? null);
+  if (!same) {
     throw new ResolutionError(
       "duplicate_submission",
-      "This form was already submitted for something else. Reload the page.",
+      "This form's submission key was already used for a different proposal; nothing was done. Reload the page.",
     );
   }
   return {
@@ -138,7 +148,7 @@ export async function proposeResolution(
         throw new ResolutionError("not_found", "No such intent in this tenant.");
       // Checked under the lock: a double click's second request sees the first one's row.
       const previous = await tx.resolution.findUnique({ where: { submissionKey: input.submissionKey } });
-      if (previous) return replayOf(tx, previous, actor, input.intentId);
+      if (previous) return replayOf(tx, previous, actor, input);
 
       if (intent.version !== input.expectedVersion) {
         throw new ResolutionError(
@@ -259,7 +269,7 @@ export async function proposeResolution(
     if (isUniqueViolation(error, "resolutions_submission_key_key")) {
       // The same submission raced itself past the lock (a double click): answer with what the first did.
       const first = await db.resolution.findUnique({ where: { submissionKey: input.submissionKey } });
-      if (first) return replayOf(db, first, actor, input.intentId);
+      if (first) return replayOf(db, first, actor, input);
       throw new ResolutionError("duplicate_submission", "This form is already being submitted.");
     }
     if (isUniqueViolation(error, "resolutions_one_pending_per_intent")) {

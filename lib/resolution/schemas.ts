@@ -20,6 +20,8 @@ export const claimInput = formInput(
 
 export const releaseInput = formInput(z.object({ intentId, tenantId }));
 
+export const sendCompensationInput = formInput(z.object({ intentId, tenantId }));
+
 export const LOOKUP_METHODS = ["idempotency_key", "provider_request_id", "domain_attributes"] as const;
 
 export const lookupInput = formInput(

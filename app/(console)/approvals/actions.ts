@@ -5,7 +5,7 @@ import { actionFor } from "@/lib/actions/client";
 import { db } from "@/lib/db";
 import { consoleProviderSettings } from "@/lib/providers/settings";
 import { decide } from "@/lib/resolution/approvals";
-import { dispatchCompensation } from "@/lib/resolution/compensation";
+import { sendCompensationAfterCommit } from "@/lib/resolution/compensation";
 import { decisionInput } from "@/lib/resolution/schemas";
 
 export const decideAction = actionFor("decide")
@@ -13,8 +13,13 @@ export const decideAction = actionFor("decide")
   .inputSchema(decisionInput)
   .stateAction(async ({ parsedInput, ctx }) => {
     const result = await decide(db, ctx.actor, parsedInput);
-    const compensation = result.compensationIntentId
-      ? await dispatchCompensation(db, consoleProviderSettings(), ctx.actor, result.compensationIntentId)
+    const compensationOutcome = result.compensationIntentId
+      ? await sendCompensationAfterCommit(
+          db,
+          consoleProviderSettings(),
+          ctx.actor,
+          result.compensationIntentId,
+        )
       : null;
     refresh();
     return {
@@ -22,6 +27,6 @@ export const decideAction = actionFor("decide")
       outcome: result.outcome,
       approvals: result.approvals,
       required: result.required,
-      compensationOutcome: compensation?.outcome ?? null,
+      compensationOutcome,
     };
   });

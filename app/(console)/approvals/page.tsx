@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { formatAge, formatAmount, formatUtc, intentPath } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 import { closeStaleRequests } from "@/lib/resolution/approvals";
+import { mayPerform } from "@/lib/resolution/authorize";
 import { KIND_LABELS } from "@/lib/resolution/requests";
 import { DecisionForm } from "./decision-form";
 
@@ -45,6 +46,7 @@ async function loadQueue(userId: string) {
 export default async function ApprovalsPage() {
   const user = await requirePageRole(screenRoles("/approvals"), "/approvals");
   const { now, pending, mine } = await loadQueue(user.id);
+  const mayDecide = mayPerform(user.roles, "decide");
   return (
     <div className="space-y-4">
       <div>
@@ -132,7 +134,11 @@ export default async function ApprovalsPage() {
                   )}
                 </dd>
               </dl>
-              {own ? (
+              {!mayDecide ? (
+                <p className="mt-2 text-slate-600">
+                  You hold the admin role, so you may not approve or deny (separation of duties).
+                </p>
+              ) : own ? (
                 <p className="mt-2 text-slate-600">
                   You proposed this or ran its lookup: another approver must decide.
                 </p>

@@ -3,6 +3,7 @@
 import { refresh } from "next/cache";
 import { actionFor } from "@/lib/actions/client";
 import { db } from "@/lib/db";
+import { describeFailure } from "@/lib/http/errors";
 import { sha256Hex } from "@/lib/ledger/digest";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { proposeResolution } from "@/lib/resolution/resolve";
@@ -40,11 +41,15 @@ export const bulkAcceptAction = actionFor("resolve")
         });
         results.push({ intentId: item.intentId, outcome: "applied", message: null });
       } catch (error) {
-        if (!(error instanceof ResolutionError)) throw error;
+        // Each row answers for itself, so a refusal (or a fault) midway never hides which
+        // rows were already applied.
         results.push({
           intentId: item.intentId,
-          outcome: error.code === "needs_approval" ? "needs_approval" : "refused",
-          message: error.message,
+          outcome:
+            error instanceof ResolutionError && error.code === "needs_approval"
+              ? "needs_approval"
+              : "refused",
+          message: describeFailure(error, "bulk accept item").body.message,
         });
       }
     }

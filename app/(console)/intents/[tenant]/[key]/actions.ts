@@ -7,10 +7,16 @@ import { db } from "@/lib/db";
 import { formatUtc } from "@/lib/format";
 import { consoleProviderSettings } from "@/lib/providers/settings";
 import { claimIntent, releaseIntent } from "@/lib/resolution/claims";
-import { dispatchCompensation } from "@/lib/resolution/compensation";
+import { sendCompensationAfterCommit, sendCompensationNow } from "@/lib/resolution/compensation";
 import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
-import { claimInput, lookupInput, releaseInput, resolutionInput } from "@/lib/resolution/schemas";
+import {
+  claimInput,
+  lookupInput,
+  releaseInput,
+  resolutionInput,
+  sendCompensationInput,
+} from "@/lib/resolution/schemas";
 
 // The intent page's mutations. Each is the guarded action client plus one service call;
 // the services hold the rules (lib/resolution).
@@ -49,9 +55,14 @@ export const proposeAction = actionFor("resolve")
     const result = await proposeResolution(db, ctx.actor, parsedInput);
     // A compensation is sent once its transaction committed. A replayed submission sends
     // again, which is harmless: the protocol sends a prepared refund once.
-    const compensation =
+    const compensationOutcome =
       result.applied && result.compensationIntentId
-        ? await dispatchCompensation(db, consoleProviderSettings(), ctx.actor, result.compensationIntentId)
+        ? await sendCompensationAfterCommit(
+            db,
+            consoleProviderSettings(),
+            ctx.actor,
+            result.compensationIntentId,
+          )
         : null;
     refresh();
     return {
@@ -60,8 +71,17 @@ export const proposeAction = actionFor("resolve")
       replayed: result.replayed,
       intentStatus: result.intent.status,
       requiredApprovals: result.resolution.requiredApprovals,
-      compensationOutcome: compensation?.outcome ?? null,
+      compensationOutcome,
       /** The next submission of this form gets a key of its own. */
       nextSubmissionKey: randomUUID(),
     };
+  });
+
+export const sendCompensationAction = actionFor("resolve")
+  .metadata({ name: "send-compensation" })
+  .inputSchema(sendCompensationInput)
+  .stateAction(async ({ parsedInput, ctx }) => {
+    const sent = await sendCompensationNow(db, consoleProviderSettings(), ctx.actor, parsedInput);
+    refresh();
+    return { outcome: sent.outcome };
   });

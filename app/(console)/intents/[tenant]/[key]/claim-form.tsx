@@ -78,9 +78,10 @@ export function ClaimForm({
           </button>
         </form>
       )}
-      {!pending && (claimed.data ?? released.data) && (
+      {/* The answer that matches what the page shows now: a claim's while you hold it, a release's after. */}
+      {!pending && (claim?.mine ? claimed.data : released.data) && (
         <p role="status" className="text-green-900">
-          {(claimed.data ?? released.data)!.message}
+          {(claim?.mine ? claimed.data : released.data)!.message}
         </p>
       )}
       <ActionAlert state={claimed} />

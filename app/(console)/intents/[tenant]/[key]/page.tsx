@@ -14,6 +14,7 @@ import { approvalProgress, KIND_LABELS, staleness } from "@/lib/resolution/reque
 import { ClaimForm } from "./claim-form";
 import { LookupForm } from "./lookup-form";
 import { ResolveForm } from "./resolve-form";
+import { SendCompensationForm } from "./send-compensation-form";
 
 type Props = { params: Promise<{ tenant: string; key: string }> };
 
@@ -327,6 +328,9 @@ export default async function IntentPage({ params }: Props) {
                     : null
                 }
               />
+              {intent.compensatesId && intent.status === "prepared" && (
+                <SendCompensationForm intentId={intent.id} tenantId={intent.tenantId} />
+              )}
               <LookupForm
                 intentId={intent.id}
                 tenantId={intent.tenantId}

@@ -44,6 +44,8 @@ export type OpenRequest = {
 };
 
 function outcomeText(p: Proposed): string {
+  if (p.replayed)
+    return `Already submitted: this was ${p.applied ? "applied" : "proposed"} before; nothing was done again.`;
   if (p.applied)
     return `Applied: the intent is now ${p.intentStatus}.${p.compensationOutcome ? ` Compensation ${p.compensationOutcome}.` : ""}`;
   return `Proposed: waiting for ${p.requiredApprovals} approver${p.requiredApprovals > 1 ? "s" : ""}. Nothing changes until then.`;
@@ -64,10 +66,11 @@ export function ResolveForm(props: {
   openRequest: OpenRequest | null;
 }) {
   const [state, formAction, pending] = useActionState(proposeAction, {});
-  // The key this form was first rendered with, kept across refreshes of the page; each
-  // success brings the next one.
-  const [firstKey] = useState(props.submissionKey);
-  const submissionKey = state.data?.nextSubmissionKey ?? firstKey;
+  // The key of the submission being made: kept across refreshes of the page and across a
+  // refusal (a retry of the same submission), replaced only by a success's next key.
+  const [submissionKey, setSubmissionKey] = useState(props.submissionKey);
+  const nextKey = state.data?.nextSubmissionKey;
+  if (nextKey && nextKey !== submissionKey) setSubmissionKey(nextKey);
   const resolvable = props.status === "unknown" || props.status === "confirmed";
   return (
     <section
