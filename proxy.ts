@@ -30,11 +30,19 @@ export async function proxy(request: NextRequest) {
   }
 
   const path = request.nextUrl.pathname;
+  try {
+    decodeURIComponent(path);
+  } catch {
+    // Broken percent-encoding names nothing: a plain 400 rather than a failure deeper in.
+    return finish(new NextResponse("Bad request: the address is not valid.", { status: 400 }));
+  }
   if (!PUBLIC.test(path)) {
     const token = await getToken({ req: request, secret: env.sessionSecret });
     if (!token?.uid) {
       if (path.startsWith("/api/"))
-        return finish(NextResponse.json({ code: "unauthenticated", message: "Sign in first." }, { status: 401 }));
+        return finish(
+          NextResponse.json({ code: "unauthenticated", message: "Sign in first." }, { status: 401 }),
+        );
       const login = new URL("/login", request.url);
       login.searchParams.set("callbackUrl", path + request.nextUrl.search);
       return finish(NextResponse.redirect(login));

@@ -2,9 +2,10 @@ import type { SessionUser } from "@/lib/auth/session";
 import { ROLE_LABELS } from "@/lib/auth/roles";
 import { screensFor } from "@/lib/nav";
 import { NavLinks } from "./nav-links";
-import { SignOutButton } from "./sign-out-button";
+import type { ReactNode } from "react";
 
-export function AppHeader({ user }: { user: SessionUser }) {
+/** The console's header; the sign-out control comes from the route (it is an action of the app). */
+export function AppHeader({ user, signOut }: { user: SessionUser; signOut: ReactNode }) {
   return (
     <header className="bg-slate-900 text-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-2">
@@ -22,7 +23,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
               </li>
             ))}
           </ul>
-          <SignOutButton />
+          {signOut}
         </div>
       </div>
     </header>

@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { CONSOLE_URLS, signIn, signInAs, USERS } from "./support";
 
+const REFUSED = "Wrong email or password, or too many attempts. Wait a few minutes and try again.";
+
 for (const user of USERS) {
   test(`${user.email} signs in and sees the navigation of their roles`, async ({ page }) => {
     await signInAs(page, user.email);
@@ -30,9 +32,7 @@ for (const user of USERS) {
 
 test("a wrong password is refused and nothing opens", async ({ page }) => {
   await signIn(page, "operator@demo.test", "not-the-password");
-  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(
-    "Wrong email or password.",
-  );
+  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(REFUSED);
   await expect(page).toHaveURL(/\/login/);
   await page.goto("/providers");
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fproviders$/);
@@ -40,9 +40,76 @@ test("a wrong password is refused and nothing opens", async ({ page }) => {
 
 test("an unknown email gets the same answer as a wrong password", async ({ page }) => {
   await signIn(page, "nobody@demo.test", "reckon-demo");
-  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(
-    "Wrong email or password.",
-  );
+  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(REFUSED);
+});
+
+test("with JavaScript off, signing in posts the form: the password never appears in a URL", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const urls: string[] = [];
+  page.on("request", (r) => urls.push(r.url()));
+  await page.goto("/login?callbackUrl=%2Fproviders");
+  await page.getByLabel("Email").fill("auditor@demo.test");
+  await page.getByLabel("Password").fill("reckon-demo");
+  await page.getByLabel("Password").press("Enter");
+  await expect(page.getByRole("heading", { name: "Providers", level: 1 })).toBeVisible();
+  expect(urls.filter((u) => /password|reckon-demo/.test(u))).toEqual([]);
+  await context.close();
+});
+
+test("signing out ends the session at once: a copy of the cookie stops working", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInAs(page, "auditor@demo.test");
+  const copy = await context.storageState();
+  expect((await page.request.get("/api/overview")).status()).toBe(200);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  const stolen = await browser.newContext({ storageState: copy });
+  expect((await stolen.request.get("/api/overview")).status()).toBe(401);
+  const again = await stolen.newPage();
+  await again.goto("/audit");
+  await expect(again).toHaveURL(/\/login/);
+  await stolen.close();
+  await context.close();
+});
+
+test("an admin ends a user's sessions, and that user is signed out at once", async ({ browser }) => {
+  const user = await (await browser.newContext()).newPage();
+  await signInAs(user, "operator2@demo.test");
+  const admin = await (await browser.newContext()).newPage();
+  await signInAs(admin, "admin@demo.test");
+  await admin.goto("/admin/users");
+  const form = admin.getByRole("form", { name: "End sessions of Oscar Operator" });
+  await form.getByLabel("Reason to end the sessions of Oscar Operator").fill("Laptop reported lost");
+  await form.getByRole("button", { name: "End sessions" }).click();
+  await expect(form.getByRole("status")).toHaveText(/Ended [1-9]/);
+  await user.goto("/inbox");
+  await expect(user).toHaveURL(/\/login/);
+});
+
+test("a sign-in link cannot send anyone to another site", async ({ page }) => {
+  for (const target of [
+    "%2F%09%2Fevil.example%2F",
+    "%2F%5Cevil.example",
+    "%2F%2Fevil.example",
+    "https%3A%2F%2Fevil.example",
+  ]) {
+    await page.context().clearCookies();
+    await page.goto(`/login?callbackUrl=${target}`);
+    await page.getByLabel("Email").fill("auditor@demo.test");
+    await page.getByLabel("Password").fill("reckon-demo");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Ledger overview" })).toBeVisible();
+    expect(new URL(page.url()).pathname, target).toBe("/");
+    expect(page.url(), target).not.toContain("evil");
+    // Already signed in, the sign-in page sends you on at once — to the same safe place.
+    const answer = await page.request.get(`/login?callbackUrl=${target}`, { maxRedirects: 0 });
+    expect(answer.status(), target).toBe(307);
+    expect(answer.headers().location, target).toBe("/");
+  }
 });
 
 for (const url of CONSOLE_URLS) {

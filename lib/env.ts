@@ -12,6 +12,8 @@ const schema = z
     NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
     // The console's public URL; https here turns on Secure cookies, HSTS and upgrade-insecure-requests.
     NEXTAUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // Reverse proxies in front of Reckon that append the client's address to X-Forwarded-For.
+    TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
     SESSION_MAX_AGE_SECONDS: z.coerce
       .number()
       .int()

@@ -57,7 +57,7 @@ try {
     );
   }
 
-  const f = (q: Record<string, string>) => parseInboxFilters(q);
+  const f = (q: Record<string, string>) => parseInboxFilters(q).values;
   await time("inbox, first page", () => inboxPage(prisma, f({}), userId));
   let cursor: string | undefined;
   for (let i = 0; i < 200; i++)

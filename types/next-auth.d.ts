@@ -2,7 +2,8 @@ import type { Role } from "@/lib/generated/prisma/enums";
 
 declare module "next-auth" {
   interface Session {
-    user: { id: string; email: string; name: string; roles: Role[] };
+    /** Roles are re-read from the database on every request (lib/auth/session.ts), never trusted from here. */
+    user: { id: string; sid: string; email: string; name: string; roles: Role[] };
   }
   interface User {
     roles?: Role[];
@@ -12,6 +13,7 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     uid?: string;
-    roles?: Role[];
+    /** The `sessions` row this cookie belongs to. */
+    sid?: string;
   }
 }

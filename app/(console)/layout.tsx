@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { AppHeader } from "@/components/app-header";
+import { SignOutButton } from "./sign-out-button";
 import { DemoBanner } from "@/components/demo-banner";
 import { QueryProvider } from "@/components/query-provider";
 import { currentUser } from "@/lib/auth/session";
@@ -11,7 +12,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   return (
     <QueryProvider>
       {getEnv().embedded && <DemoBanner />}
-      <AppHeader user={user} />
+      <AppHeader user={user} signOut={<SignOutButton />} />
       <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
     </QueryProvider>
   );

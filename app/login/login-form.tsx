@@ -1,54 +1,26 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
-
-const LOCKED_PREFIX = "locked:";
-
-function describeError(error: string): string {
-  if (error.startsWith(LOCKED_PREFIX)) {
-    const until = new Date(error.slice(LOCKED_PREFIX.length));
-    const time = Number.isNaN(until.getTime()) ? "a while" : until.toLocaleTimeString();
-    return `Too many failed sign-ins. This account is locked until ${time}.`;
-  }
-  return "Wrong email or password.";
-}
+import { useActionState, useState } from "react";
+import { ActionAlert, FieldError, fieldError } from "@/components/action-feedback";
+import { signInAction } from "./actions";
 
 type Props = { callbackUrl: string; sso: { name: string } | null; initialError: string | null };
 
+/**
+ * Password sign-in as a form post to a server action: the password never reaches a URL,
+ * and it works before (and without) JavaScript. Single sign-on goes through NextAuth.
+ */
 export function LoginForm({ callbackUrl, sso, initialError }: Props) {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(initialError);
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setPending(true);
-    setError(null);
-    try {
-      const result = await signIn("credentials", {
-        redirect: false,
-        email: String(form.get("email") ?? ""),
-        password: String(form.get("password") ?? ""),
-        callbackUrl,
-      });
-      if (result?.ok && !result.error) {
-        router.replace(callbackUrl);
-        router.refresh();
-        return;
-      }
-      setError(describeError(result?.error ?? ""));
-    } catch {
-      setError("Sign-in is not reachable right now. Try again.");
-    }
-    setPending(false);
-  }
-
+  const [state, formAction, pending] = useActionState(signInAction, {});
+  // Kept across a refusal (React resets a form's uncontrolled fields after an action).
+  const [email, setEmail] = useState("");
+  const emailError = fieldError(state, "email");
+  const passwordError = fieldError(state, "password");
   return (
     <>
-      <form className="mt-6 space-y-4" onSubmit={(e) => void submit(e)} aria-label="Sign in">
+      <form action={formAction} className="mt-6 space-y-4" aria-label="Sign in">
+        <input type="hidden" name="callbackUrl" value={callbackUrl} />
         <div>
           <label htmlFor="email" className="block text-sm font-medium">
             Email
@@ -60,8 +32,13 @@ export function LoginForm({ callbackUrl, sso, initialError }: Props) {
             autoComplete="username"
             required
             autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={emailError ? true : undefined}
+            aria-describedby="email-error"
             className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
           />
+          <FieldError id="email-error" message={emailError} />
         </div>
         <div>
           <label htmlFor="password" className="block text-sm font-medium">
@@ -73,14 +50,18 @@ export function LoginForm({ callbackUrl, sso, initialError }: Props) {
             type="password"
             autoComplete="current-password"
             required
+            aria-invalid={passwordError ? true : undefined}
+            aria-describedby="password-error"
             className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
           />
+          <FieldError id="password-error" message={passwordError} />
         </div>
-        {error && (
+        {initialError && !state.serverError && (
           <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">
-            {error}
+            {initialError}
           </p>
         )}
+        <ActionAlert state={state} />
         <button
           type="submit"
           disabled={pending}

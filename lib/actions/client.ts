@@ -6,8 +6,8 @@ import { AuthError } from "@/lib/auth/errors";
 import { currentUser } from "@/lib/auth/session";
 import { describeFailure, type FailureBody } from "@/lib/http/errors";
 import { requestIdFrom } from "@/lib/http/request-id";
-import type { Actor } from "@/lib/resolution/actor";
-import { DUTIES, mayPerform, type Duty } from "@/lib/resolution/authorize";
+import type { Actor } from "@/lib/auth/actor";
+import { DUTIES, mayPerform, type Duty } from "@/lib/auth/authorize";
 
 /**
  * The one guarded path every console mutation takes (next-safe-action):
@@ -29,6 +29,16 @@ const baseClient = createSafeActionClient({
   defaultValidationErrorsShape: "flattened",
   handleServerError: (error, { metadata }): ActionFailure =>
     describeFailure(error, `action ${metadata?.name ?? "?"}`).body,
+});
+
+/** For the one action anyone may call: signing in. */
+export const publicAction = baseClient;
+
+/** Any signed-in person (signing out). */
+export const signedInAction = baseClient.use(async ({ next }) => {
+  const user = await currentUser();
+  if (!user) throw new AuthError("unauthenticated");
+  return next({ ctx: { user, requestId: requestIdFrom((await headers()).get("x-request-id")) } });
 });
 
 /** An action client for one duty: the caller must be signed in and may perform it. */

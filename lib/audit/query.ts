@@ -1,28 +1,26 @@
 import { z } from "zod";
 import type { AuditEvent, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import { parseQuery } from "@/lib/validation/query";
+import { oneLineText } from "@/lib/validation/text";
 
 export const auditFilters = z.object({
-  actor: z.string().trim().max(254).optional().catch(undefined),
-  action: z.string().trim().max(100).optional().catch(undefined),
-  tenant: z.string().trim().max(64).optional().catch(undefined),
-  intent: z.string().trim().max(255).optional().catch(undefined),
-  from: z.string().date().optional().catch(undefined),
-  to: z.string().date().optional().catch(undefined),
-  q: z.string().trim().max(200).optional().catch(undefined),
-  before: z.string().regex(/^\d+$/).optional().catch(undefined),
+  actor: oneLineText("Actor", 1, 254).optional(),
+  action: oneLineText("Action", 1, 100).optional(),
+  tenant: oneLineText("Tenant", 1, 64).optional(),
+  intent: oneLineText("Intent", 1, 255).optional(),
+  from: z.iso.date({ error: "From is a date (YYYY-MM-DD)." }).optional(),
+  to: z.iso.date({ error: "To is a date (YYYY-MM-DD)." }).optional(),
+  q: oneLineText("Reason text", 1, 200).optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,18}$/, "This page link is not valid; start again from the first page.")
+    .optional(),
 });
 export type AuditFilters = z.infer<typeof auditFilters>;
 
-export function parseAuditFilters(
-  params: URLSearchParams | Record<string, string | string[] | undefined>,
-): AuditFilters {
-  const flat =
-    params instanceof URLSearchParams
-      ? Object.fromEntries(params)
-      : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-  return auditFilters.parse(
-    Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== undefined && v !== "")),
-  );
+/** The filters of a URL; a filter that does not parse is dropped and named in `problems`. */
+export function parseAuditFilters(params: URLSearchParams | Record<string, string | string[] | undefined>) {
+  return parseQuery(auditFilters, params);
 }
 
 export function auditFiltersQuery(f: AuditFilters, withCursor = false): string {

@@ -1,53 +1,23 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
-import CredentialsProvider from "next-auth/providers/credentials";
-import { z } from "zod";
 import { appendAudit } from "@/lib/audit/append";
 import { db } from "@/lib/db";
-import { requestIdFrom } from "@/lib/http/request-id";
 import { getEnv } from "@/lib/env";
-import { normalizeEmail, signInWithPassword } from "./sign-in";
-
-const credentials = z.object({
-  email: z.string().trim().min(3).max(254),
-  password: z.string().min(1).max(1024),
-});
-
-/** Shown on the sign-in page for a locked account. */
-export const LOCKED_PREFIX = "locked:";
+import { endSession, startSession } from "./sessions";
+import { normalizeEmail } from "./sign-in";
 
 let options: NextAuthOptions | undefined;
 
-// Built on first use rather than at import, so `next build` needs no secret.
+/**
+ * NextAuth decodes the session cookie on every request and runs single sign-on (OIDC).
+ * Password sign-in is Reckon's own server action (app/login/actions.ts), which mints the
+ * same cookie; both kinds of session name a row in `sessions` that every request checks.
+ * Built on first use rather than at import, so `next build` needs no secret.
+ */
 export function authOptions(): NextAuthOptions {
   if (options) return options;
   const env = getEnv();
-  const providers: NextAuthOptions["providers"] = [
-    CredentialsProvider({
-      name: "Email and password",
-      credentials: {
-        email: { label: "Email", type: "email" },
-        password: { label: "Password", type: "password" },
-      },
-      async authorize(raw, req) {
-        const parsed = credentials.safeParse(raw);
-        if (!parsed.success) return null;
-        const result = await signInWithPassword(db, {
-          ...parsed.data,
-          requestId: requestIdFrom(req.headers?.["x-request-id"]),
-        });
-        if (result.ok)
-          return {
-            id: result.user.id,
-            email: result.user.email,
-            name: result.user.name,
-            roles: result.user.roles,
-          };
-        if (result.reason === "locked") throw new Error(`${LOCKED_PREFIX}${result.retryAt.toISOString()}`);
-        return null;
-      },
-    }),
-  ];
+  const providers: NextAuthOptions["providers"] = [];
   if (env.oidc) {
     providers.push({
       id: "oidc",
@@ -69,6 +39,7 @@ export function authOptions(): NextAuthOptions {
 
   options = {
     secret: env.sessionSecret,
+    useSecureCookies: env.https,
     session: { strategy: "jwt", maxAge: env.SESSION_MAX_AGE_SECONDS },
     jwt: { maxAge: env.SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/login", error: "/login" },
@@ -76,7 +47,7 @@ export function authOptions(): NextAuthOptions {
     callbacks: {
       // SSO only admits people an admin has provisioned; roles always come from Reckon.
       async signIn({ user, account }) {
-        if (account?.provider !== "oidc") return true;
+        if (account?.provider !== "oidc") return false;
         const email = user.email ? normalizeEmail(user.email) : null;
         const known = email ? await db.user.findUnique({ where: { email } }) : null;
         await db.$transaction((tx) =>
@@ -96,14 +67,12 @@ export function authOptions(): NextAuthOptions {
         return Boolean(known && !known.disabled);
       },
       async jwt({ token, user, account }) {
-        if (user && account) {
-          const row =
-            account.provider === "oidc"
-              ? await db.user.findUnique({ where: { email: normalizeEmail(user.email ?? "") } })
-              : await db.user.findUnique({ where: { id: user.id } });
+        if (user && account?.provider === "oidc") {
+          const row = await db.user.findUnique({ where: { email: normalizeEmail(user.email ?? "") } });
           if (row) {
+            const session = await startSession(db, row.id, "oidc", env.SESSION_MAX_AGE_SECONDS);
             token.uid = row.id;
-            token.roles = row.roles;
+            token.sid = session.id;
             token.name = row.name;
             token.email = row.email;
           }
@@ -113,24 +82,19 @@ export function authOptions(): NextAuthOptions {
       session({ session, token }) {
         session.user = {
           id: token.uid ?? "",
+          sid: token.sid ?? "",
           email: token.email ?? "",
           name: token.name ?? "",
-          roles: token.roles ?? [],
+          roles: [],
         };
         return session;
       },
     },
     events: {
+      // NextAuth's own sign-out route (the console uses its sign-out action) ends the session too.
       async signOut({ token }) {
-        if (!token?.uid) return;
-        await db.$transaction((tx) =>
-          appendAudit(tx, {
-            actor: { id: token.uid ?? null, email: token.email ?? null, roles: token.roles ?? [] },
-            action: "auth.sign_out",
-            targetType: "user",
-            targetId: token.uid ?? null,
-          }),
-        );
+        if (!token?.uid || !token.sid) return;
+        await endSession(db, { id: token.uid, email: token.email ?? null, roles: [] }, token.sid);
       },
     },
   };

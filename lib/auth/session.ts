@@ -5,26 +5,26 @@ import { cache } from "react";
 import { db } from "@/lib/db";
 import { AuthError } from "./errors";
 import { authOptions } from "./options";
+import { liveSessionUser } from "./sessions";
 import { hasAnyRole, type Role } from "./roles";
 
-export type SessionUser = { id: string; email: string; name: string; roles: Role[] };
+export type SessionUser = { id: string; email: string; name: string; roles: Role[]; sessionId: string };
 
 export { AuthError };
 
 /**
- * The signed-in user as the database has them now: a disabled account or a role
- * taken away counts at once, not when the session cookie runs out.
+ * The signed-in user as the database has them now, once per request: the cookie's
+ * session must be live (not signed out, revoked or expired) and its user enabled, and
+ * the roles are the ones held now — all of it counts at once, not when the cookie runs out.
  */
 export const currentUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions());
   const id = session?.user?.id;
-  if (!id) return null;
-  const user = await db.user.findUnique({
-    where: { id },
-    select: { id: true, email: true, name: true, roles: true, disabled: true },
-  });
-  if (!user || user.disabled) return null;
-  return { id: user.id, email: user.email, name: user.name, roles: user.roles };
+  const sid = session?.user?.sid;
+  if (!id || !sid) return null;
+  const user = await liveSessionUser(db, sid, id);
+  if (!user) return null;
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId: sid };
 });
 
 /** First statement of every server action and route handler. Throws AuthError. */

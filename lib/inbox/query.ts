@@ -1,31 +1,41 @@
 import { z } from "zod";
 import { ZERO_DECIMAL_CURRENCIES } from "@/lib/format";
+import { parseQuery } from "@/lib/validation/query";
+import { oneLineText } from "@/lib/validation/text";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+
+/** Largest amount a filter may name, in major units (well inside the amount column's range). */
+const MAX_AMOUNT = 1e13;
+
+const amountBound = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number.` })
+    .finite(`${label} must be a number.`)
+    .nonnegative(`${label} cannot be negative.`)
+    .max(MAX_AMOUNT, `${label} is at most 10,000,000,000,000.`);
 
 /** Inbox filters, as they appear in the URL (so a view can be shared). */
 export const inboxFilters = z.object({
-  tenant: z.string().max(64).optional().catch(undefined),
-  provider: z.string().max(64).optional().catch(undefined),
-  age: z.enum(["any", "over_window", "over_1h", "over_24h"]).default("any").catch("any"),
-  min: z.coerce.number().nonnegative().optional().catch(undefined),
-  max: z.coerce.number().nonnegative().optional().catch(undefined),
-  claim: z.enum(["any", "unclaimed", "claimed", "mine"]).default("any").catch("any"),
-  needsOperator: z.enum(["1", "0"]).optional().catch(undefined),
-  q: z.string().trim().max(255).optional().catch(undefined),
-  cursor: z.string().max(200).optional().catch(undefined),
+  tenant: oneLineText("Tenant", 1, 64).optional(),
+  provider: oneLineText("Provider", 1, 64).optional(),
+  age: z.enum(["any", "over_window", "over_1h", "over_24h"]).default("any"),
+  min: amountBound("Amount from").optional(),
+  max: amountBound("Amount to").optional(),
+  claim: z.enum(["any", "unclaimed", "claimed", "mine"]).default("any"),
+  needsOperator: z.enum(["1", "0"]).optional(),
+  q: oneLineText("Search", 1, 255).optional(),
+  cursor: z
+    .string()
+    .max(300)
+    .refine((c) => decodeCursor(c) !== null, "This page link is not valid; start again from the first page.")
+    .optional(),
 });
 
 export type InboxFilters = z.infer<typeof inboxFilters>;
 
-export function parseInboxFilters(
-  params: URLSearchParams | Record<string, string | string[] | undefined>,
-): InboxFilters {
-  const flat =
-    params instanceof URLSearchParams
-      ? Object.fromEntries(params)
-      : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-  const cleaned = Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== undefined && v !== ""));
-  return inboxFilters.parse(cleaned);
+/** The filters of a URL; a filter that does not parse is dropped and named in `problems`. */
+export function parseInboxFilters(params: URLSearchParams | Record<string, string | string[] | undefined>) {
+  return parseQuery(inboxFilters, params);
 }
 
 /** The filters back as a query string (without the cursor unless asked). */
@@ -46,15 +56,13 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString("base64url");
 }
 
+const cursorShape = z.object({ createdAt: z.iso.datetime(), id: z.uuid() });
+
 function decodeCursor(s: string | undefined): Cursor | null {
   if (!s) return null;
   try {
-    const c = JSON.parse(Buffer.from(s, "base64url").toString()) as Cursor;
-    return typeof c.createdAt === "string" &&
-      typeof c.id === "string" &&
-      !Number.isNaN(Date.parse(c.createdAt))
-      ? c
-      : null;
+    const parsed = cursorShape.safeParse(JSON.parse(Buffer.from(s, "base64url").toString()));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }

@@ -1,8 +1,8 @@
 import type { EffectIntent, PrismaClient } from "@/lib/generated/prisma/client";
 import { appendAudit } from "@/lib/audit/append";
 import { transaction } from "@/lib/db/transaction";
-import { auditActor, type Actor } from "./actor";
-import { authorize } from "./authorize";
+import { auditActor, type Actor } from "@/lib/auth/actor";
+import { authorize } from "@/lib/auth/authorize";
 import { ResolutionError } from "./errors";
 import { loadIntentForActor } from "./load";
 

@@ -4,8 +4,8 @@ import { describeFailure } from "@/lib/http/errors";
 import type { ProviderSettings } from "@/lib/providers/registry";
 import { workerDeps } from "@/lib/worker/deps";
 import { runEffect, type JobResult } from "@/lib/worker/run-effect";
-import { auditActor, type Actor } from "./actor";
-import { authorize } from "./authorize";
+import { auditActor, type Actor } from "@/lib/auth/actor";
+import { authorize } from "@/lib/auth/authorize";
 import { ResolutionError } from "./errors";
 import { loadIntentForActor } from "./load";
 

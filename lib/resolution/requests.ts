@@ -2,7 +2,7 @@ import type { Approval, EffectIntent, Prisma, Resolution } from "@/lib/generated
 import { SYSTEM_ACTOR, type AuditInput } from "@/lib/audit/append";
 import { formatUtc } from "@/lib/format";
 import { lockResolution } from "@/lib/ledger/locks";
-import { auditActor, type Actor } from "./actor";
+import { auditActor, type Actor } from "@/lib/auth/actor";
 import { ResolutionError } from "./errors";
 
 /** Approval requests: what makes one stale, how it is closed, and how people are told about it. */

@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { appendAudit } from "@/lib/audit/append";
 import { transaction } from "@/lib/db/transaction";
-import { auditActor, type Actor } from "./actor";
-import { authorize } from "./authorize";
+import { auditActor, type Actor } from "@/lib/auth/actor";
+import { authorize } from "@/lib/auth/authorize";
 import { ResolutionError } from "./errors";
 
 /** An admin sets a tenant's approval thresholds for one currency; the change is audited with before and after. */

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ProviderSettings } from "@/lib/providers/registry";
-import type { Actor } from "@/lib/resolution/actor";
+import type { Actor } from "@/lib/auth/actor";
 import { decide, closeStaleRequests } from "@/lib/resolution/approvals";
 import { claimIntent } from "@/lib/resolution/claims";
 import { ResolutionError } from "@/lib/resolution/errors";

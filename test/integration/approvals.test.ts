@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "@/lib/resolution/actor";
+import type { Actor } from "@/lib/auth/actor";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { AuthError } from "@/lib/auth/errors";
 import { compareAndSet } from "@/lib/ledger/protocol";

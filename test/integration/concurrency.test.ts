@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareAndSet } from "@/lib/ledger/protocol";
-import type { Actor } from "@/lib/resolution/actor";
+import type { Actor } from "@/lib/auth/actor";
 import { decide, closeStaleRequests } from "@/lib/resolution/approvals";
 import { claimIntent } from "@/lib/resolution/claims";
 import { dispatchCompensation } from "@/lib/resolution/compensation";

@@ -6,7 +6,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { AuthError } from "@/lib/auth/errors";
 import { verifyAuditChain } from "@/lib/audit/verify";
 import { LedgerError } from "@/lib/ledger/protocol";
-import type { Actor } from "@/lib/resolution/actor";
+import type { Actor } from "@/lib/auth/actor";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";

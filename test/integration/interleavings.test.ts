@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EffectIntent } from "@/lib/generated/prisma/client";
 import { sweepExpiredLeases } from "@/lib/ledger/protocol";
-import type { Actor } from "@/lib/resolution/actor";
+import type { Actor } from "@/lib/auth/actor";
 import { closeStaleRequests, decide } from "@/lib/resolution/approvals";
 import { claimIntent } from "@/lib/resolution/claims";
 import { dispatchCompensation } from "@/lib/resolution/compensation";

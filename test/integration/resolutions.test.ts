@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EffectJob } from "@/lib/worker/run-effect";
 import { seedReferenceData } from "@/lib/seed/demo";
 import { runScenario, type Scenario } from "@/lib/simulator/scenarios";
-import type { Actor } from "@/lib/resolution/actor";
+import type { Actor } from "@/lib/auth/actor";
 import { claimIntent } from "@/lib/resolution/claims";
 import { dispatchCompensation } from "@/lib/resolution/compensation";
 import { ResolutionError } from "@/lib/resolution/errors";

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import { formatAge, formatAmount, formatUtc, intentPath } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 import { closeStaleRequests } from "@/lib/resolution/approvals";
-import { mayPerform } from "@/lib/resolution/authorize";
+import { mayPerform } from "@/lib/auth/authorize";
 import { KIND_LABELS } from "@/lib/resolution/requests";
 import { DecisionForm } from "./decision-form";
 

@@ -3,7 +3,7 @@
 import { appendAudit } from "@/lib/audit/append";
 import { makeCheckpoint, verifyAuditChain } from "@/lib/audit/verify";
 import { actionFor } from "@/lib/actions/client";
-import { auditActor } from "@/lib/resolution/actor";
+import { auditActor } from "@/lib/auth/actor";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 

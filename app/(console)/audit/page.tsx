@@ -5,6 +5,7 @@ import { requirePageRole } from "@/lib/auth/session";
 import { formatUtc, intentPath } from "@/lib/format";
 import { db } from "@/lib/db";
 import { screenRoles } from "@/lib/nav";
+import { QueryProblems } from "@/components/query-problems";
 import { VerifyButton } from "./verify-button";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -14,7 +15,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 const time = (d: Date) => formatUtc(d).replace(" UTC", "");
 
 export default async function AuditPage({ searchParams }: Props) {
-  const filters = parseAuditFilters(await searchParams);
+  const { values: filters, problems } = parseAuditFilters(await searchParams);
   await requirePageRole(screenRoles("/audit"), `/audit?${auditFiltersQuery(filters, true)}`);
   const { rows, nextBefore } = await auditPage(db, filters);
   const intentIds = [
@@ -57,6 +58,7 @@ export default async function AuditPage({ searchParams }: Props) {
           </a>
         </div>
       </div>
+      <QueryProblems problems={problems} />
       <form
         method="get"
         action="/audit"

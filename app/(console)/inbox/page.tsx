@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { toJson } from "@/lib/http/json";
 import { filtersToQuery, inboxPage, parseInboxFilters } from "@/lib/inbox/query";
 import { OPERATOR_ROLES, screenRoles } from "@/lib/nav";
+import { QueryProblems } from "@/components/query-problems";
 import { InboxView, type InboxData } from "./inbox-view";
 
 export const metadata: Metadata = { title: "Inbox" };
@@ -12,7 +13,7 @@ export const metadata: Metadata = { title: "Inbox" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function InboxPage({ searchParams }: Props) {
-  const filters = parseInboxFilters(await searchParams);
+  const { values: filters, problems } = parseInboxFilters(await searchParams);
   const user = await requirePageRole(screenRoles("/inbox"), `/inbox?${filtersToQuery(filters, true)}`);
   const [page, tenants, providers] = await Promise.all([
     inboxPage(db, filters, user.id),
@@ -29,6 +30,7 @@ export default async function InboxPage({ searchParams }: Props) {
           evidence.
         </p>
       </div>
+      <QueryProblems problems={problems} />
       <InboxView
         initial={toJson({ ...page, now: new Date().toISOString() }) as InboxData}
         filters={filters}

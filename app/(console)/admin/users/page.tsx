@@ -5,6 +5,7 @@ import { ROLE_LABELS } from "@/lib/auth/roles";
 import { db } from "@/lib/db";
 import { formatUtc } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
+import { RevokeSessionsForm } from "./revoke-sessions-form";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -23,8 +24,15 @@ async function loadUsers() {
     },
   });
   const now = new Date();
+  const live = await db.session.groupBy({
+    by: ["userId"],
+    where: { revokedAt: null, expiresAt: { gt: now } },
+    _count: true,
+  });
+  const liveOf = new Map(live.map((l) => [l.userId, l._count]));
   return users.map((u) => ({
     ...u,
+    liveSessions: liveOf.get(u.id) ?? 0,
     state: u.disabled
       ? "Disabled"
       : isLocked(u.lockedUntil, now)
@@ -65,6 +73,9 @@ export default async function UsersPage() {
             <th scope="col" className="p-2">
               State
             </th>
+            <th scope="col" className="p-2">
+              Sessions
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -77,6 +88,9 @@ export default async function UsersPage() {
               <td className="p-2">{u.roles.map((r) => ROLE_LABELS[r]).join(", ")}</td>
               <td className="p-2">{u.lastSignInAt ? formatUtc(u.lastSignInAt, "minute") : "never"}</td>
               <td className="p-2">{u.state}</td>
+              <td className="p-2">
+                <RevokeSessionsForm userId={u.id} name={u.name} live={u.liveSessions} />
+              </td>
             </tr>
           ))}
         </tbody>

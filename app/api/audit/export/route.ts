@@ -5,6 +5,8 @@ import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { csvCell } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
+import { streamRows } from "@/lib/http/stream";
+import { queryProblemResponse } from "@/lib/validation/query";
 import type { AuditEvent } from "@/lib/generated/prisma/client";
 
 export const dynamic = "force-dynamic";
@@ -44,43 +46,34 @@ function plain(e: AuditEvent): Record<string, unknown> {
 export const GET = withRole(["auditor"], async (request, user) => {
   const url = new URL(request.url);
   const format = url.searchParams.get("format") === "jsonl" ? "jsonl" : "csv";
-  const filters = parseAuditFilters(url.searchParams);
+  const { values: filters, problems } = parseAuditFilters(url.searchParams);
+  if (problems.length > 0) return queryProblemResponse(problems);
   const report = await verifyAuditChain(db);
   const checkpoint = report.ok ? makeCheckpoint(report, getEnv().checkpointKey) : null;
-  await db.$transaction((tx) =>
-    appendAudit(tx, {
-      actor: { id: user.id, email: user.email, roles: user.roles },
-      action: "audit.exported",
-      targetType: "audit_log",
-      details: {
-        filter: auditFiltersQuery(filters),
-        format,
-        chainOk: report.ok,
-        checkpointHead: checkpoint?.headSeq ?? null,
-      },
-    }),
-  );
-  const encoder = new TextEncoder();
-  const rows = auditAll(db, filters);
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      if (format === "csv") controller.enqueue(encoder.encode(FIELDS.join(",") + "\n"));
-      for await (const row of rows) {
-        const p = plain(row);
-        controller.enqueue(
-          encoder.encode(
-            format === "csv" ? FIELDS.map((f) => csvCell(p[f])).join(",") + "\n" : JSON.stringify(p) + "\n",
-          ),
-        );
-      }
-      if (format === "jsonl")
-        controller.enqueue(
-          encoder.encode(
-            JSON.stringify({ checkpoint, chainOk: report.ok, firstBreak: report.firstBreak }) + "\n",
-          ),
-        );
-      controller.close();
+  const stream = await streamRows(auditAll(db, filters), {
+    head: format === "csv" ? FIELDS.join(",") + "\n" : undefined,
+    line: (row) => {
+      const p = plain(row);
+      return format === "csv" ? FIELDS.map((f) => csvCell(p[f])).join(",") + "\n" : JSON.stringify(p) + "\n";
     },
+    tail: () =>
+      format === "jsonl"
+        ? JSON.stringify({ checkpoint, chainOk: report.ok, firstBreak: report.firstBreak }) + "\n"
+        : "",
+    started: () =>
+      db.$transaction((tx) =>
+        appendAudit(tx, {
+          actor: { id: user.id, email: user.email, roles: user.roles },
+          action: "audit.exported",
+          targetType: "audit_log",
+          details: {
+            filter: auditFiltersQuery(filters),
+            format,
+            chainOk: report.ok,
+            checkpointHead: checkpoint?.headSeq ?? null,
+          },
+        }),
+      ),
   });
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   return new Response(stream, {

@@ -4,6 +4,8 @@ import { csvCell } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
 import { filtersToQuery, inboxAll, parseInboxFilters, type InboxRow } from "@/lib/inbox/query";
 import { screenRoles } from "@/lib/nav";
+import { streamRows } from "@/lib/http/stream";
+import { queryProblemResponse } from "@/lib/validation/query";
 
 export const dynamic = "force-dynamic";
 
@@ -25,26 +27,25 @@ const COLUMNS: [string, (r: InboxRow) => unknown][] = [
   ["last_attempt_at", (r) => r.lastAttemptAt?.toISOString() ?? ""],
 ];
 
-/** The inbox under the current filter as CSV, streamed page by page; the export is audited. */
+/**
+ * The inbox under the current filter as CSV, streamed page by page. The whole filter is
+ * checked before anything is sent; the export is audited once its first rows are read.
+ */
 export const GET = withRole(screenRoles("/inbox"), async (request, user) => {
-  const filters = parseInboxFilters(new URL(request.url).searchParams);
-  await db.$transaction((tx) =>
-    appendAudit(tx, {
-      actor: { id: user.id, email: user.email, roles: user.roles },
-      action: "inbox.exported",
-      targetType: "inbox",
-      details: { filter: filtersToQuery(filters), format: "csv" },
-    }),
-  );
-  const encoder = new TextEncoder();
-  const rows = inboxAll(db, { ...filters, cursor: undefined }, user.id);
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      controller.enqueue(encoder.encode(COLUMNS.map(([name]) => name).join(",") + "\n"));
-      for await (const row of rows)
-        controller.enqueue(encoder.encode(COLUMNS.map(([, get]) => csvCell(get(row))).join(",") + "\n"));
-      controller.close();
-    },
+  const { values: filters, problems } = parseInboxFilters(new URL(request.url).searchParams);
+  if (problems.length > 0) return queryProblemResponse(problems);
+  const stream = await streamRows(inboxAll(db, { ...filters, cursor: undefined }, user.id), {
+    head: COLUMNS.map(([name]) => name).join(",") + "\n",
+    line: (row) => COLUMNS.map(([, get]) => csvCell(get(row))).join(",") + "\n",
+    started: () =>
+      db.$transaction((tx) =>
+        appendAudit(tx, {
+          actor: { id: user.id, email: user.email, roles: user.roles },
+          action: "inbox.exported",
+          targetType: "inbox",
+          details: { filter: filtersToQuery(filters), format: "csv" },
+        }),
+      ),
   });
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   return new Response(stream, {

@@ -10,6 +10,7 @@ import { STATUS_LABELS } from "@/lib/ledger/statuses";
 import { OPERATOR_ROLES, screenRoles } from "@/lib/nav";
 import { isClaimLive } from "@/lib/resolution/claims";
 import { keyRetentionEndsAt } from "@/lib/resolution/rules";
+import { pathSegment } from "@/lib/validation/path";
 import { approvalProgress, KIND_LABELS, staleness } from "@/lib/resolution/requests";
 import { ClaimForm } from "./claim-form";
 import { LookupForm } from "./lookup-form";
@@ -19,7 +20,7 @@ import { SendCompensationForm } from "./send-compensation-form";
 type Props = { params: Promise<{ tenant: string; key: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: decodeURIComponent((await params).key) };
+  return { title: pathSegment((await params).key) ?? "Not found" };
 }
 
 const STATUS_STYLES: Record<string, string> = {
@@ -44,9 +45,10 @@ const time = formatUtc;
 
 export default async function IntentPage({ params }: Props) {
   const { tenant, key } = await params;
-  const tenantId = decodeURIComponent(tenant);
-  const intentKey = decodeURIComponent(key);
   const user = await requirePageRole(screenRoles("/inbox"), `/intents/${tenant}/${key}`);
+  const tenantId = pathSegment(tenant, 64);
+  const intentKey = pathSegment(key);
+  if (!tenantId || !intentKey) notFound();
   const intent = await db.effectIntent.findUnique({
     where: { tenantId_intentKey: { tenantId, intentKey } },
     include: {
