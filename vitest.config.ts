@@ -23,6 +23,11 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/integration/global-setup.ts"],
+          // Keys of the tests' own (never a deployment's): the audit chain is sealed with one.
+          env: {
+            AUDIT_CHAIN_KEY: "test-audit-chain-key-test-audit-chain-key",
+            AUDIT_CHECKPOINT_KEY: "test-checkpoint-key-test-checkpoint-key-0",
+          },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -27,6 +27,11 @@ const schema = z
     SANDBOX_URL: z.url().default("http://127.0.0.1:12111"),
     STRIPE_API_KEY: z.string().min(1).default("sk_test_sandbox"),
     METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+    // Seals every audit event (HMAC). Kept outside the database, like the checkpoint key.
+    AUDIT_CHAIN_KEY: z.string().min(32, "AUDIT_CHAIN_KEY must be at least 32 characters").optional(),
+    // Where signed checkpoints of the audit chain are written, and how often.
+    AUDIT_CHECKPOINT_DIR: z.string().min(1).optional(),
+    AUDIT_CHECKPOINT_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
     AUDIT_CHECKPOINT_KEY: z
       .string()
       .min(32, "AUDIT_CHECKPOINT_KEY must be at least 32 characters")
@@ -50,6 +55,10 @@ export type Env = z.infer<typeof schema> & {
   sessionSecret: string;
   /** Signs exported audit checkpoints. */
   checkpointKey: string;
+  /** Seals each audit event. */
+  auditChainKey: string;
+  /** Where automatic checkpoints go (outside the database). */
+  checkpointDir: string;
   /** Served over https (NEXTAUTH_URL): Secure cookies, HSTS. */
   https: boolean;
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
@@ -80,6 +89,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       secret = demoSecret(e.PGLITE_DIR);
       return secret;
     },
+    get auditChainKey() {
+      if (e.AUDIT_CHAIN_KEY) return e.AUDIT_CHAIN_KEY;
+      if (!embedded) {
+        throw new Error(
+          "Invalid configuration:\n  AUDIT_CHAIN_KEY: required when DATABASE_URL is set (only the embedded demo may run without it)",
+        );
+      }
+      return demoSecret(e.PGLITE_DIR, "audit-chain-key");
+    },
+    checkpointDir:
+      e.AUDIT_CHECKPOINT_DIR ?? path.join(path.dirname(path.resolve(e.PGLITE_DIR)), "audit-checkpoints"),
     get checkpointKey() {
       if (e.AUDIT_CHECKPOINT_KEY) return e.AUDIT_CHECKPOINT_KEY;
       if (!embedded) {

@@ -1,19 +1,20 @@
+import { pageRoles, type PagePath } from "@/lib/auth/policy";
 import type { Role } from "@/lib/auth/roles";
 
-export type Screen = { href: string; label: string; roles: readonly Role[] };
+export type Screen = { href: PagePath; label: string; roles: readonly Role[] };
 
-const EVERYONE: readonly Role[] = ["operator", "approver", "auditor", "admin"];
+const screen = (href: PagePath, label: string): Screen => ({ href, label, roles: pageRoles(href) });
 
-// Only screens that exist are listed; each page checks the same roles on the server.
+// Only screens that exist are listed; the roles are the page's own (lib/auth/policy.ts).
 export const SCREENS: readonly Screen[] = [
-  { href: "/", label: "Overview", roles: EVERYONE },
-  { href: "/inbox", label: "Inbox", roles: ["operator", "approver", "auditor"] },
-  { href: "/approvals", label: "Approvals", roles: ["approver"] },
-  { href: "/audit", label: "Audit log", roles: ["auditor"] },
-  { href: "/metrics", label: "Metrics", roles: EVERYONE },
-  { href: "/providers", label: "Providers", roles: EVERYONE },
-  { href: "/admin/users", label: "Users", roles: ["admin"] },
-  { href: "/settings/thresholds", label: "Thresholds", roles: ["admin"] },
+  screen("/", "Overview"),
+  screen("/inbox", "Inbox"),
+  screen("/approvals", "Approvals"),
+  screen("/audit", "Audit log"),
+  screen("/metrics", "Metrics"),
+  screen("/providers", "Providers"),
+  screen("/admin/users", "Users"),
+  screen("/settings/thresholds", "Thresholds"),
 ];
 
 export function screensFor(roles: readonly Role[]): Screen[] {
@@ -23,8 +24,7 @@ export function screensFor(roles: readonly Role[]): Screen[] {
 /** Who may act on intents (claim, look up, resolve). Everyone else reads. */
 export const OPERATOR_ROLES: readonly Role[] = ["operator"];
 
-export function screenRoles(href: string): readonly Role[] {
-  const screen = SCREENS.find((s) => s.href === href);
-  if (!screen) throw new Error(`No screen ${href}`);
-  return screen.roles;
+/** The roles a page admits (lib/auth/policy.ts). */
+export function screenRoles(href: PagePath): readonly Role[] {
+  return pageRoles(href);
 }

@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { openDatabase } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { spawnSandbox } from "@/lib/sandbox/process";
@@ -11,6 +14,9 @@ import { E2E_DATABASE, E2E_SANDBOX_PORT, SCENARIOS } from "../e2e/scenarios";
 // a ledger from simulated traffic, behind `next start` (the production build).
 const port = process.env.E2E_PORT ?? "3100";
 const url = await createDatabase(E2E_DATABASE);
+// The ledger below is built (and audited) with the same chain key the server then uses.
+const chainKey = "e2e-audit-chain-key-e2e-audit-chain-key";
+process.env.AUDIT_CHAIN_KEY = chainKey;
 const sandbox = await spawnSandbox({ port: E2E_SANDBOX_PORT });
 const database = openDatabase({ kind: "postgres", url });
 await migrate(database.runner);
@@ -32,6 +38,8 @@ const server = spawn("npx", ["next", "start", "-p", port], {
     SANDBOX_URL: sandbox.url,
     NEXTAUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
     AUDIT_CHECKPOINT_KEY: "e2e-checkpoint-key-e2e-checkpoint-key",
+    AUDIT_CHAIN_KEY: chainKey,
+    AUDIT_CHECKPOINT_DIR: mkdtempSync(path.join(tmpdir(), "reckon-e2e-checkpoints-")),
     METRICS_TOKEN: "e2e-metrics-token-123",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",

@@ -1,5 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
+import { createHmac } from "node:crypto";
+import { getEnv } from "@/lib/env";
 import { canonicalJson, sha256Hex } from "@/lib/ledger/digest";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -45,8 +47,23 @@ export type AuditContent = {
   details: unknown;
 };
 
-export function auditHash(prevHash: string, content: AuditContent): string {
-  return sha256Hex(`${prevHash}\n${canonicalJson(content)}`);
+/** How an event is sealed: 1 plain sha256 (the chain's first, unkeyed events), 2 an HMAC with the chain key. */
+export type HashVersion = 1 | 2;
+export const CURRENT_HASH_VERSION: HashVersion = 2;
+
+/**
+ * An event's hash over the previous event's hash and its own canonical content. Keyed
+ * (version 2), it cannot be recomputed by someone who can write the table but does not
+ * hold AUDIT_CHAIN_KEY, so an edited event cannot be re-hashed into a valid chain.
+ */
+export function auditHash(
+  prevHash: string,
+  content: AuditContent,
+  version: HashVersion,
+  key: string,
+): string {
+  const text = `${prevHash}\n${canonicalJson(content)}`;
+  return version === 1 ? sha256Hex(text) : createHmac("sha256", key).update(text).digest("hex");
 }
 
 /**
@@ -92,11 +109,12 @@ export async function appendAuditEvents(tx: Prisma.TransactionClient, inputs: re
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_ID})`;
   const head = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
   let prevHash = head?.hash ?? GENESIS_HASH;
+  const key = getEnv().auditChainKey;
   const rows: Prisma.AuditEventCreateManyInput[] = [];
   for (const input of inputs) {
     const occurredAt = input.occurredAt ?? new Date();
     const content = contentOf(input, occurredAt);
-    const hash = auditHash(prevHash, content);
+    const hash = auditHash(prevHash, content, CURRENT_HASH_VERSION, key);
     rows.push({
       ...content,
       actorRoles: content.actorRoles as Role[],
@@ -104,6 +122,7 @@ export async function appendAuditEvents(tx: Prisma.TransactionClient, inputs: re
       details: (content.details ?? undefined) as Prisma.InputJsonValue | undefined,
       prevHash,
       hash,
+      hashVersion: CURRENT_HASH_VERSION,
     });
     prevHash = hash;
   }

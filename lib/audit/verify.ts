@@ -1,11 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { AuditEvent, PrismaClient } from "@/lib/generated/prisma/client";
 import { canonicalJson } from "@/lib/ledger/digest";
+import { getEnv } from "@/lib/env";
 import { auditHash, GENESIS_HASH } from "./append";
 
 export type ChainBreak = {
   seq: string;
-  kind: "altered" | "broken_link";
+  kind: "altered" | "broken_link" | "unsealed";
   /** What an auditor should read. */
   message: string;
 };
@@ -15,41 +16,65 @@ export type VerifyReport = {
   count: number;
   head: { seq: string; hash: string } | null;
   firstBreak: ChainBreak | null;
+  /** Events sealed without the key (written before the chain was keyed). */
+  legacyCount: number;
 };
 
 /** The hash a row should carry, recomputed from its stored content. */
-export function recomputeAuditHash(row: AuditEvent): string {
-  return auditHash(row.prevHash, {
-    occurredAt: row.occurredAt.toISOString(),
-    actorId: row.actorId,
-    actorEmail: row.actorEmail,
-    actorRoles: row.actorRoles,
-    action: row.action,
-    tenantId: row.tenantId,
-    targetType: row.targetType,
-    targetId: row.targetId,
-    reason: row.reason,
-    evidenceRef: row.evidenceRef,
-    beforeStatus: row.beforeStatus,
-    afterStatus: row.afterStatus,
-    requestId: row.requestId,
-    details: row.details,
-  });
+export function recomputeAuditHash(row: AuditEvent, key: string): string {
+  return auditHash(
+    row.prevHash,
+    {
+      occurredAt: row.occurredAt.toISOString(),
+      actorId: row.actorId,
+      actorEmail: row.actorEmail,
+      actorRoles: row.actorRoles,
+      action: row.action,
+      tenantId: row.tenantId,
+      targetType: row.targetType,
+      targetId: row.targetId,
+      reason: row.reason,
+      evidenceRef: row.evidenceRef,
+      beforeStatus: row.beforeStatus,
+      afterStatus: row.afterStatus,
+      requestId: row.requestId,
+      details: row.details,
+    },
+    row.hashVersion === 1 ? 1 : 2,
+    key,
+  );
 }
 
+/** Where a verification starts: the chain's beginning, or a checkpoint already verified. */
+export type VerifyFrom = { afterSeq: bigint; prevHash: string; count: number; keyed: boolean };
+
 /**
- * Walks the whole chain in order and names the first event where it breaks: a row
- * whose content no longer matches its hash (altered), or whose link to the row
- * before does not hold (a row removed, reordered or inserted before it).
+ * Walks the chain in order (from the start, or on from a verified checkpoint) and names
+ * the first event where it breaks: a row whose content no longer matches its hash
+ * (altered — or, for a keyed event, re-hashed by someone without the key), whose link to
+ * the row before does not hold (a row removed, reordered or inserted before it), or an
+ * unkeyed event after keyed ones began (written by someone without the key).
  */
 export async function verifyAuditChain(
   db: PrismaClient,
-  onProgress?: (checked: number) => void,
+  options: { key?: string; onProgress?: (checked: number) => void; from?: VerifyFrom } = {},
 ): Promise<VerifyReport> {
-  let prev = GENESIS_HASH;
-  let count = 0;
-  let last: AuditEvent | null = null;
-  let after: bigint | null = null;
+  const key = options.key ?? getEnv().auditChainKey;
+  let prev = options.from?.prevHash ?? GENESIS_HASH;
+  let count = options.from?.count ?? 0;
+  let keyed = options.from?.keyed ?? false;
+  let legacyCount = 0;
+  let last: { seq: bigint; hash: string } | null = options.from
+    ? { seq: options.from.afterSeq, hash: options.from.prevHash }
+    : null;
+  let after: bigint | null = options.from?.afterSeq ?? null;
+  const broken = (row: AuditEvent, kind: ChainBreak["kind"], message: string): VerifyReport => ({
+    ok: false,
+    count,
+    legacyCount,
+    head: last && { seq: String(last.seq), hash: last.hash },
+    firstBreak: { seq: String(row.seq), kind, message },
+  });
   for (;;) {
     const page: AuditEvent[] = await db.auditEvent.findMany({
       where: after === null ? {} : { seq: { gt: after } },
@@ -58,38 +83,40 @@ export async function verifyAuditChain(
     });
     if (page.length === 0) break;
     for (const row of page) {
-      if (row.prevHash !== prev) {
-        return {
-          ok: false,
-          count,
-          head: last && { seq: String(last.seq), hash: last.hash },
-          firstBreak: {
-            seq: String(row.seq),
-            kind: "broken_link",
-            message: `Event #${row.seq} (${row.action}) does not follow event #${last?.seq ?? "(start)"}: an event before it was removed, reordered or inserted.`,
-          },
-        };
-      }
-      if (recomputeAuditHash(row) !== row.hash) {
-        return {
-          ok: false,
-          count,
-          head: last && { seq: String(last.seq), hash: last.hash },
-          firstBreak: {
-            seq: String(row.seq),
-            kind: "altered",
-            message: `Event #${row.seq} (${row.action}) was altered: its content no longer matches its hash.`,
-          },
-        };
-      }
+      if (row.prevHash !== prev)
+        return broken(
+          row,
+          "broken_link",
+          `Event #${row.seq} (${row.action}) does not follow event #${last?.seq ?? "(start)"}: an event before it was removed, reordered or inserted.`,
+        );
+      if (row.hashVersion === 1 && keyed)
+        return broken(
+          row,
+          "unsealed",
+          `Event #${row.seq} (${row.action}) is not sealed with the chain key, though events before it are: it was written by someone without the key.`,
+        );
+      if (recomputeAuditHash(row, key) !== row.hash)
+        return broken(
+          row,
+          "altered",
+          `Event #${row.seq} (${row.action}) was altered: its content no longer matches its ${row.hashVersion === 1 ? "hash" : "seal"}.`,
+        );
+      if (row.hashVersion !== 1) keyed = true;
+      else legacyCount += 1;
       prev = row.hash;
-      last = row;
+      last = { seq: row.seq, hash: row.hash };
       count += 1;
     }
     after = page.at(-1)!.seq;
-    onProgress?.(count);
+    options.onProgress?.(count);
   }
-  return { ok: true, count, head: last && { seq: String(last.seq), hash: last.hash }, firstBreak: null };
+  return {
+    ok: true,
+    count,
+    legacyCount,
+    head: last && { seq: String(last.seq), hash: last.hash },
+    firstBreak: null,
+  };
 }
 
 export type Checkpoint = { headSeq: string; headHash: string; count: number; at: string; signature: string };
@@ -116,7 +143,8 @@ export async function checkAgainstCheckpoint(
   db: PrismaClient,
   checkpoint: Checkpoint,
   key: string,
-  report: VerifyReport,
+  /** A full verification's report, to compare counts; without it only the head is checked. */
+  report?: VerifyReport,
 ): Promise<CheckpointVerdict> {
   const { signature, ...body } = checkpoint;
   const expected = Buffer.from(sign(body, key), "hex");
@@ -138,7 +166,7 @@ export async function checkAgainstCheckpoint(
       ok: false,
       message: `Event #${checkpoint.headSeq} is not the event the checkpoint saw: history was rewritten.`,
     };
-  if (report.count < checkpoint.count)
+  if (report && report.count < checkpoint.count)
     return {
       ok: false,
       message: `The log has ${report.count} events; the checkpoint saw ${checkpoint.count}.`,

@@ -1,3 +1,4 @@
+import { getEnv } from "@/lib/env";
 import { afterEach, describe, expect, it } from "vitest";
 import { appendAudit, GENESIS_HASH, SYSTEM_ACTOR } from "@/lib/audit/append";
 import { recomputeAuditHash } from "@/lib/audit/verify";
@@ -52,7 +53,7 @@ for (const [kind, open] of Object.entries(kinds)) {
       let prev = GENESIS_HASH;
       for (const row of rows) {
         expect(row.prevHash).toBe(prev);
-        const recomputed = recomputeAuditHash(row);
+        const recomputed = recomputeAuditHash(row, getEnv().auditChainKey);
         expect(row.hash).toBe(recomputed);
         prev = row.hash;
       }

@@ -23,7 +23,13 @@ export function VerifyButton() {
       </button>
       {verify.data?.ok && (
         <span role="status" className="text-green-800">
-          Chain intact: {verify.data.count} events, head #{verify.data.head?.seq}
+          Chain intact: {verify.data.count} events, head #{verify.data.head?.seq}.{" "}
+          {verify.data.againstCheckpoint.message}
+        </span>
+      )}
+      {verify.data && !verify.data.againstCheckpoint.ok && (
+        <span role="alert" className="font-medium text-red-800">
+          Against the latest checkpoint: {verify.data.againstCheckpoint.message}
         </span>
       )}
       {verify.data && !verify.data.ok && (

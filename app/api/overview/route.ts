@@ -1,8 +1,10 @@
+import { routeRoles } from "@/lib/auth/policy";
 import { db } from "@/lib/db";
 import { withRole } from "@/lib/http/route";
 import { ledgerOverview } from "@/lib/ledger/overview";
-import { screenRoles } from "@/lib/nav";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRole(screenRoles("/"), async () => Response.json(await ledgerOverview(db)));
+export const GET = withRole(routeRoles("GET /api/overview"), async () =>
+  Response.json(await ledgerOverview(db)),
+);

@@ -1,3 +1,4 @@
+import { routeRoles } from "@/lib/auth/policy";
 import { appendAudit } from "@/lib/audit/append";
 import { makeCheckpoint, verifyAuditChain } from "@/lib/audit/verify";
 import { db } from "@/lib/db";
@@ -7,7 +8,7 @@ import { withRole } from "@/lib/http/route";
 export const dynamic = "force-dynamic";
 
 /** A signed checkpoint of the verified chain, to keep outside Reckon. */
-export const GET = withRole(["auditor"], async (_request, user) => {
+export const GET = withRole(routeRoles("GET /api/audit/checkpoint"), async (_request, user) => {
   const report = await verifyAuditChain(db);
   if (!report.ok)
     return Response.json(

@@ -1,3 +1,4 @@
+import { routeRoles } from "@/lib/auth/policy";
 import { appendAudit } from "@/lib/audit/append";
 import { auditAll, auditFiltersQuery, parseAuditFilters } from "@/lib/audit/query";
 import { makeCheckpoint, verifyAuditChain } from "@/lib/audit/verify";
@@ -43,7 +44,7 @@ function plain(e: AuditEvent): Record<string, unknown> {
  * The filtered log as CSV or JSON Lines, with a signed checkpoint of the whole
  * chain taken at export time (last JSON line; a response header for CSV).
  */
-export const GET = withRole(["auditor"], async (request, user) => {
+export const GET = withRole(routeRoles("GET /api/audit/export"), async (request, user) => {
   const url = new URL(request.url);
   const format = url.searchParams.get("format") === "jsonl" ? "jsonl" : "csv";
   const { values: filters, problems } = parseAuditFilters(url.searchParams);

@@ -1,9 +1,9 @@
+import { routeRoles } from "@/lib/auth/policy";
 import { appendAudit } from "@/lib/audit/append";
 import { db } from "@/lib/db";
 import { csvCell } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
 import { filtersToQuery, inboxAll, parseInboxFilters, type InboxRow } from "@/lib/inbox/query";
-import { screenRoles } from "@/lib/nav";
 import { streamRows } from "@/lib/http/stream";
 import { queryProblemResponse } from "@/lib/validation/query";
 
@@ -31,7 +31,7 @@ const COLUMNS: [string, (r: InboxRow) => unknown][] = [
  * The inbox under the current filter as CSV, streamed page by page. The whole filter is
  * checked before anything is sent; the export is audited once its first rows are read.
  */
-export const GET = withRole(screenRoles("/inbox"), async (request, user) => {
+export const GET = withRole(routeRoles("GET /api/inbox/export"), async (request, user) => {
   const { values: filters, problems } = parseInboxFilters(new URL(request.url).searchParams);
   if (problems.length > 0) return queryProblemResponse(problems);
   const stream = await streamRows(inboxAll(db, { ...filters, cursor: undefined }, user.id), {

@@ -1,3 +1,4 @@
+import { screenRoles } from "@/lib/nav";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -15,7 +16,7 @@ const time = formatUtc;
 /** One resolution's whole story: who proposed what, on which evidence, who approved, when, and what happened. */
 export default async function ResolutionStory({ params }: Props) {
   const { id } = await params;
-  await requirePageRole(["auditor", "approver", "operator"], `/audit/resolutions/${id}`);
+  await requirePageRole(screenRoles("/audit/resolutions/[id]"), `/audit/resolutions/${id}`);
   if (!z.uuid().safeParse(id).success) notFound();
   const r = await db.resolution.findUnique({
     where: { id },

@@ -45,7 +45,7 @@ const time = formatUtc;
 
 export default async function IntentPage({ params }: Props) {
   const { tenant, key } = await params;
-  const user = await requirePageRole(screenRoles("/inbox"), `/intents/${tenant}/${key}`);
+  const user = await requirePageRole(screenRoles("/intents/[tenant]/[key]"), `/intents/${tenant}/${key}`);
   const tenantId = pathSegment(tenant, 64);
   const intentKey = pathSegment(key);
   if (!tenantId || !intentKey) notFound();
