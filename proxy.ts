@@ -36,7 +36,10 @@ export async function proxy(request: NextRequest) {
     // Broken percent-encoding names nothing: a plain 400 rather than a failure deeper in.
     return finish(new NextResponse("Bad request: the address is not valid.", { status: 400 }));
   }
-  if (!PUBLIC.test(path)) {
+  // A server action checks the session itself and answers "sign in first" in its own
+  // result, which the form shows; a redirect would swallow the form's answer.
+  const isAction = request.method === "POST" && request.headers.has("next-action");
+  if (!PUBLIC.test(path) && !isAction) {
     const token = await getToken({ req: request, secret: env.sessionSecret });
     if (!token?.uid) {
       if (path.startsWith("/api/"))

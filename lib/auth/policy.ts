@@ -37,6 +37,7 @@ export const PAGE_POLICY = {
   "/forbidden": { signedIn: true },
   "/login": { public: true },
   "/_not-found": { public: true },
+  "/_global-error": { public: true },
 } as const satisfies Record<string, Access>;
 
 /** Route handlers, by "METHOD /path". */
@@ -71,6 +72,19 @@ export const ACTION_POLICY = {
 
 export type PagePath = keyof typeof PAGE_POLICY;
 export type RouteKey = keyof typeof ROUTE_POLICY;
+
+/** Whether someone holding these roles (null: not signed in) may reach what this access guards. */
+export function allows(
+  access: Access,
+  roles: readonly Role[] | null,
+  mayPerform: (r: readonly Role[], d: Duty) => boolean,
+) {
+  if ("public" in access) return true;
+  if (roles === null) return false;
+  if ("signedIn" in access || "sessionOrMetricsToken" in access) return true;
+  if ("roles" in access) return access.roles.some((r) => roles.includes(r));
+  return mayPerform(roles, access.duty);
+}
 
 /** The roles a page admits (pages restricted by role only). */
 export function pageRoles(path: PagePath): readonly Role[] {
