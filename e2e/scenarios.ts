@@ -50,5 +50,6 @@ export const SCENARIOS = {
   spare: { job: charge("spare", 999), scenario: "charged_answer_lost" },
 } as const;
 
+export const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 12398);
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 12399);
 export const E2E_DATABASE = process.env.E2E_DATABASE ?? "reckon_e2e";

@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { query } from "./ledger";
 import { CONSOLE_URLS, signIn, signInAs, USERS } from "./support";
 
 const REFUSED = "Wrong email or password, or too many attempts. Wait a few minutes and try again.";
@@ -213,4 +214,41 @@ test("no page of the console can be framed by another site", async ({ page }) =>
   const frame = await (await page.locator("#f").elementHandle())!.contentFrame();
   await expect.poll(() => frame!.url(), { timeout: 10_000 }).toMatch(/^chrome-error:/);
   await expect(page.frameLocator("#f").getByRole("heading", { name: "Unknown effects" })).toHaveCount(0);
+});
+
+test.describe("single sign-on against a real OpenID Connect provider", () => {
+  async function viaIdp(page: Page, login: string) {
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+    // The identity provider's own pages (node-oidc-provider's development interactions).
+    await page.locator("input[name=login]").fill(login);
+    await page.locator("input[name=password]").fill("anything");
+    await page.locator("button[type=submit]").click();
+    const consent = page.getByRole("button", { name: /continue/i });
+    if (await consent.isVisible({ timeout: 5_000 }).catch(() => false)) await consent.click();
+  }
+
+  test("a provisioned user signs in and gets Reckon's roles, not the provider's", async ({ page }) => {
+    await viaIdp(page, "auditor@demo.test");
+    await expect(page.getByRole("heading", { name: "Ledger overview" })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole("list", { name: "Your roles" }).getByRole("listitem")).toHaveText([
+      "Auditor",
+    ]);
+    const [event] = await query<{ details: { method: string } }>(
+      "SELECT details FROM audit_events WHERE action = 'auth.sign_in' AND actor_email = 'auditor@demo.test' ORDER BY seq DESC LIMIT 1",
+    );
+    expect(event!.details.method).toBe("oidc");
+    // Its session is a session like any other: signing out ends it.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test("someone the provider vouches for but Reckon never provisioned is refused", async ({ page }) => {
+    await viaIdp(page, "stranger@example.com");
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(
+      "Your SSO account is not provisioned in Reckon.",
+    );
+    expect((await page.request.get("/api/overview")).status()).toBe(401);
+  });
 });

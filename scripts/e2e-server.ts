@@ -8,7 +8,8 @@ import { spawnSandbox } from "@/lib/sandbox/process";
 import { buildSimulatedLedger } from "@/lib/simulator/ledger";
 import { runScenario } from "@/lib/simulator/scenarios";
 import { createDatabase } from "@/test/support/postgres";
-import { E2E_DATABASE, E2E_SANDBOX_PORT, SCENARIOS } from "../e2e/scenarios";
+import { startOidcProvider } from "../e2e/oidc-provider";
+import { E2E_DATABASE, E2E_OIDC_PORT, E2E_SANDBOX_PORT, SCENARIOS } from "../e2e/scenarios";
 
 // Playwright's web server: a fresh PostgreSQL database, a sandbox provider process,
 // a ledger from simulated traffic, behind `next start` (the production build).
@@ -18,6 +19,12 @@ const url = await createDatabase(E2E_DATABASE);
 const chainKey = "e2e-audit-chain-key-e2e-audit-chain-key";
 process.env.AUDIT_CHAIN_KEY = chainKey;
 const sandbox = await spawnSandbox({ port: E2E_SANDBOX_PORT });
+const oidc = await startOidcProvider({
+  port: E2E_OIDC_PORT,
+  consoleUrl: `http://127.0.0.1:${port}`,
+  clientId: "reckon-e2e",
+  clientSecret: "reckon-e2e-oidc-client-secret",
+});
 const database = openDatabase({ kind: "postgres", url });
 await migrate(database.runner);
 await buildSimulatedLedger(database.prisma, {
@@ -42,6 +49,10 @@ const server = spawn("npx", ["next", "start", "-p", port], {
     AUDIT_CHECKPOINT_DIR: mkdtempSync(path.join(tmpdir(), "reckon-e2e-checkpoints-")),
     METRICS_TOKEN: "e2e-metrics-token-123",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    OIDC_ISSUER: oidc.issuer,
+    OIDC_CLIENT_ID: "reckon-e2e",
+    OIDC_CLIENT_SECRET: "reckon-e2e-oidc-client-secret",
+    OIDC_NAME: "Test IdP",
     NEXT_TELEMETRY_DISABLED: "1",
   },
 });
@@ -49,6 +60,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     server.kill(signal);
     void sandbox.stop();
+    void oidc.stop();
   });
 }
 server.on("exit", (code) => {

@@ -1,5 +1,6 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
+import type { TokenSet } from "openid-client";
 import { appendAudit } from "@/lib/audit/append";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
@@ -27,7 +28,17 @@ export function authOptions(): NextAuthOptions {
       clientId: env.oidc.clientId,
       clientSecret: env.oidc.clientSecret,
       authorization: { params: { scope: "openid email profile" } },
+      // The ID token is verified (signature, issuer, audience); the email and name come
+      // from the userinfo endpoint, since a provider that follows the spec puts only `sub`
+      // in the ID token (openid-client checks that both name the same subject).
       idToken: true,
+      userinfo: {
+        async request({ client, tokens }) {
+          // At run time this is openid-client's TokenSet (NextAuth types it as plain parameters).
+          const set = tokens as unknown as TokenSet;
+          return { ...set.claims(), ...(await client.userinfo(set)) };
+        },
+      },
       checks: ["pkce", "state"],
       profile: (p: { sub: string; email?: string; name?: string }) => ({
         id: p.sub,
