@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { callAction } from "./actions";
+import { seriousFindings } from "./axe";
 import { intentByKey, intentPath, query, sandboxEffects } from "./ledger";
 import { SCENARIOS } from "./scenarios";
 import { signInAs } from "./support";
@@ -121,6 +122,11 @@ test("above the dual threshold it takes two different approvers", async ({ brows
   );
 
   const first = await approverPage(browser, "approver@demo.test");
+  // The queue with a request in it, and the intent page showing the waiting request: accessible.
+  await first.goto("/approvals");
+  expect(await seriousFindings(first, "/approvals")).toEqual([]);
+  await operator.goto(intentPath(intentKey));
+  expect(await seriousFindings(operator, "intent page with a waiting request")).toEqual([]);
   await decideInUi(first, intentKey, "Approve", "First signature");
   // The approver who decided sees that, not the buttons again.
   const item = queued(first, intentKey);

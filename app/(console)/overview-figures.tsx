@@ -29,7 +29,7 @@ export function OverviewFigures({ initial }: { initial: Overview }) {
         </h2>
         {INTENT_STATUSES.map((s) => (
           <div key={s} className="rounded border border-slate-200 bg-white p-3">
-            <div className="text-xs text-slate-500">{STATUS_LABELS[s]}</div>
+            <div className="text-xs text-slate-600">{STATUS_LABELS[s]}</div>
             <div
               className={`text-2xl font-semibold ${s === "unknown" && data.totals[s] > 0 ? "text-red-700" : ""}`}
               data-testid={`total-${s}`}
@@ -45,7 +45,7 @@ export function OverviewFigures({ initial }: { initial: Overview }) {
           <h2 id="by-tenant" className="text-lg font-semibold">
             By tenant
           </h2>
-          <span className="text-xs text-slate-500" aria-live="polite">
+          <span className="text-xs text-slate-600" aria-live="polite">
             {isError
               ? "Live refresh failed; showing the last figures"
               : isFetching
@@ -67,7 +67,7 @@ export function OverviewFigures({ initial }: { initial: Overview }) {
         <table className="mt-4 w-full text-right text-sm">
           <caption className="sr-only">Intents per status per tenant</caption>
           <thead>
-            <tr className="border-b border-slate-200 text-xs text-slate-500">
+            <tr className="border-b border-slate-200 text-xs text-slate-600">
               <th scope="col" className="py-1 text-left">
                 Tenant
               </th>
@@ -88,7 +88,7 @@ export function OverviewFigures({ initial }: { initial: Overview }) {
             {data.tenants.map((t) => (
               <tr key={t.tenantId} className="border-b border-slate-100">
                 <th scope="row" className="py-1 text-left font-medium">
-                  {t.tenantName} <span className="text-xs font-normal text-slate-500">{t.tenantId}</span>
+                  {t.tenantName} <span className="text-xs font-normal text-slate-600">{t.tenantId}</span>
                 </th>
                 {INTENT_STATUSES.map((s) => (
                   <td

@@ -57,7 +57,7 @@ export default async function ApprovalsPage() {
         </p>
       </div>
       {pending.length === 0 && (
-        <p className="rounded border border-slate-200 bg-white p-6 text-center text-slate-500">
+        <p className="rounded border border-slate-200 bg-white p-6 text-center text-slate-600">
           Nothing waits for approval.
         </p>
       )}
@@ -88,14 +88,14 @@ export default async function ApprovalsPage() {
                     ? formatAmount(r.intent.amountMinor, r.intent.currency)
                     : r.intent.recipient}
                 </span>
-                <span className="text-slate-500">
+                <span className="text-slate-600">
                   proposed {formatAge(now.getTime() - r.createdAt.getTime())} ago by {r.proposedBy.name} ·
                   expires {r.expiresAt ? time(r.expiresAt) : "never"}
                 </span>
               </div>
               <p className="mt-1">“{r.reason}”</p>
               <dl className="mt-2 grid grid-cols-[11rem_1fr] gap-y-1">
-                <dt className="text-slate-500">Intent now</dt>
+                <dt className="text-slate-600">Intent now</dt>
                 <dd className={changed ? "font-medium text-red-800" : ""}>
                   {r.intent.status} (version {r.intent.version}
                   {changed
@@ -103,12 +103,12 @@ export default async function ApprovalsPage() {
                     : ""}
                   )
                 </dd>
-                <dt className="text-slate-500">Approvals</dt>
+                <dt className="text-slate-600">Approvals</dt>
                 <dd>
                   {approvedBy.length}/{r.requiredApprovals}
                   {approvedBy.length > 0 && ` (${approvedBy.join(", ")})`}
                 </dd>
-                <dt className="text-slate-500">Evidence</dt>
+                <dt className="text-slate-600">Evidence</dt>
                 <dd>
                   {r.lookup ? (
                     <>

@@ -75,7 +75,7 @@ export default async function AuditPage({ searchParams }: Props) {
           ] as const
         ).map(([name, label, placeholder]) => (
           <label key={name} className="flex flex-col">
-            <span className="text-xs text-slate-500">{label}</span>
+            <span className="text-xs text-slate-600">{label}</span>
             <input
               name={name}
               defaultValue={filters[name] ?? ""}
@@ -85,7 +85,7 @@ export default async function AuditPage({ searchParams }: Props) {
           </label>
         ))}
         <label className="flex flex-col">
-          <span className="text-xs text-slate-500">From</span>
+          <span className="text-xs text-slate-600">From</span>
           <input
             type="date"
             name="from"
@@ -94,7 +94,7 @@ export default async function AuditPage({ searchParams }: Props) {
           />
         </label>
         <label className="flex flex-col">
-          <span className="text-xs text-slate-500">To</span>
+          <span className="text-xs text-slate-600">To</span>
           <input
             type="date"
             name="to"
@@ -111,7 +111,7 @@ export default async function AuditPage({ searchParams }: Props) {
       </form>
       <table className="w-full rounded border border-slate-200 bg-white text-sm" aria-label="Audit events">
         <thead>
-          <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
             <th className="p-2">#</th>
             <th className="p-2">When (UTC)</th>
             <th className="p-2">Actor</th>
@@ -125,7 +125,7 @@ export default async function AuditPage({ searchParams }: Props) {
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={8} className="p-6 text-center text-slate-500">
+              <td colSpan={8} className="p-6 text-center text-slate-600">
                 No events under this filter.
               </td>
             </tr>
@@ -135,12 +135,12 @@ export default async function AuditPage({ searchParams }: Props) {
             const resolutionId = (e.details as { resolutionId?: string } | null)?.resolutionId;
             return (
               <tr key={String(e.seq)} className="border-b border-slate-100 align-top">
-                <td className="p-2 tabular-nums text-slate-500">{String(e.seq)}</td>
+                <td className="p-2 tabular-nums text-slate-600">{String(e.seq)}</td>
                 <td className="p-2 whitespace-nowrap">{time(e.occurredAt)}</td>
                 <td className="p-2">
                   {e.actorEmail ?? "system"}
                   {e.actorRoles.length > 0 && (
-                    <div className="text-xs text-slate-500">{e.actorRoles.join(", ")}</div>
+                    <div className="text-xs text-slate-600">{e.actorRoles.join(", ")}</div>
                   )}
                 </td>
                 <td className="p-2 font-mono text-xs">{e.action}</td>
@@ -152,7 +152,7 @@ export default async function AuditPage({ searchParams }: Props) {
                   ) : (
                     `${e.targetType ?? ""} ${e.targetId ?? ""}`
                   )}
-                  {e.tenantId && <div className="text-slate-500">{e.tenantId}</div>}
+                  {e.tenantId && <div className="text-slate-600">{e.tenantId}</div>}
                 </td>
                 <td className="p-2 text-xs">
                   {e.beforeStatus && e.afterStatus

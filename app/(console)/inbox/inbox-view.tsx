@@ -166,7 +166,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         }}
       >
         <label className="flex flex-col">
-          <span className="text-xs text-slate-500">Search (key, workflow, customer or provider id)</span>
+          <span className="text-xs text-slate-600">Search (key, workflow, customer or provider id)</span>
           <input
             ref={searchRef}
             name="q"
@@ -190,7 +190,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
           anyLabel="Any age"
         />
         <label className="flex flex-col">
-          <span className="text-xs text-slate-500">Amount from</span>
+          <span className="text-xs text-slate-600">Amount from</span>
           <input
             name="min"
             type="number"
@@ -201,7 +201,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
           />
         </label>
         <label className="flex flex-col">
-          <span className="text-xs text-slate-500">Amount to</span>
+          <span className="text-xs text-slate-600">Amount to</span>
           <input
             name="max"
             type="number"
@@ -247,7 +247,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         </a>
       </form>
 
-      <div className="flex items-center gap-3 text-xs text-slate-500">
+      <div className="flex items-center gap-3 text-xs text-slate-600">
         <span aria-live="polite">
           {isError
             ? "Live refresh failed; showing the last rows"
@@ -277,7 +277,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
 
       <table className="w-full rounded border border-slate-200 bg-white text-sm" aria-label="Unknown intents">
         <thead>
-          <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
             {canAct && (
               <th scope="col" className="p-2">
                 <span className="sr-only">Select</span>
@@ -312,7 +312,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={9} className="p-6 text-center text-slate-500">
+              <td colSpan={9} className="p-6 text-center text-slate-600">
                 Nothing unknown under this filter.
               </td>
             </tr>
@@ -354,7 +354,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
                   <Link href={intentPath(row)} className="font-mono text-xs text-blue-800 underline">
                     {row.intentKey}
                   </Link>
-                  <div className="text-xs text-slate-500">
+                  <div className="text-xs text-slate-600">
                     {row.operation}
                     {row.status === "dispatched" && " · lease expired"}
                   </div>
@@ -389,7 +389,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
                       row.claimedBy!.name
                     )
                   ) : (
-                    <span className="text-slate-400">—</span>
+                    <span className="text-slate-600">—</span>
                   )}
                 </td>
               </tr>
@@ -431,7 +431,7 @@ function Select({
 }) {
   return (
     <label className="flex flex-col">
-      <span className="text-xs text-slate-500">{label}</span>
+      <span className="text-xs text-slate-600">{label}</span>
       <select
         name={name}
         defaultValue={value === "any" ? "" : (value ?? "")}

@@ -35,7 +35,7 @@ export default async function MetricsPage() {
       <section aria-label="Key figures" className="grid grid-cols-2 gap-3 md:grid-cols-4">
         {cards.map(([label, value]) => (
           <div key={label} className="rounded border border-slate-200 bg-white p-3">
-            <div className="text-xs text-slate-500">{label}</div>
+            <div className="text-xs text-slate-600">{label}</div>
             <div className="text-2xl font-semibold" aria-label={label}>
               {value}
             </div>
@@ -72,7 +72,7 @@ export default async function MetricsPage() {
           </h2>
           <table className="w-full text-sm" aria-label="Reconciliation success by lookup method">
             <thead>
-              <tr className="text-left text-xs text-slate-500">
+              <tr className="text-left text-xs text-slate-600">
                 <th className="py-1">Method</th>
                 <th className="text-right">Lookups</th>
                 <th className="text-right">Conclusive</th>
@@ -82,7 +82,7 @@ export default async function MetricsPage() {
             <tbody>
               {m.reconciliationByMethod.length === 0 && (
                 <tr>
-                  <td colSpan={4} className="py-2 text-slate-500">
+                  <td colSpan={4} className="py-2 text-slate-600">
                     No lookups yet.
                   </td>
                 </tr>
@@ -97,7 +97,7 @@ export default async function MetricsPage() {
               ))}
             </tbody>
           </table>
-          <p className="mt-2 text-xs text-slate-500">Conclusive: found matching or authoritatively absent.</p>
+          <p className="mt-2 text-xs text-slate-600">Conclusive: found matching or authoritatively absent.</p>
         </section>
       </div>
     </div>

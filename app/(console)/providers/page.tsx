@@ -35,28 +35,28 @@ export default async function ProvidersPage() {
             className="rounded border border-slate-200 bg-white p-4"
           >
             <h2 id={`provider-${p.id}`} className="text-lg font-semibold">
-              {p.name} <span className="text-sm font-normal text-slate-500">{p.id}</span>
+              {p.name} <span className="text-sm font-normal text-slate-600">{p.id}</span>
             </h2>
             <dl className="mt-3 grid grid-cols-[14rem_1fr] gap-y-1 text-sm">
-              <dt className="text-slate-500">Kind</dt>
+              <dt className="text-slate-600">Kind</dt>
               <dd>{p.kind}</dd>
-              <dt className="text-slate-500">Idempotency keys</dt>
+              <dt className="text-slate-600">Idempotency keys</dt>
               <dd>
                 {p.supportsIdempotency
                   ? `Supported${p.parameterMatching ? ", parameters must match on reuse" : ""}${p.maxKeyLength ? `, up to ${p.maxKeyLength} characters` : ""}`
                   : "Not supported — Reckon's ledger is the only guard"}
               </dd>
-              <dt className="text-slate-500">Key retention</dt>
+              <dt className="text-slate-600">Key retention</dt>
               <dd>{p.keyRetentionSeconds ? formatDuration(p.keyRetentionSeconds) : "—"}</dd>
-              <dt className="text-slate-500">Normal response window</dt>
+              <dt className="text-slate-600">Normal response window</dt>
               <dd>{formatDuration(p.responseWindowSeconds)}</dd>
-              <dt className="text-slate-500">Maximum visibility delay</dt>
+              <dt className="text-slate-600">Maximum visibility delay</dt>
               <dd>{formatDuration(p.visibilityDelaySeconds)}</dd>
-              <dt className="text-slate-500">Rate limit</dt>
+              <dt className="text-slate-600">Rate limit</dt>
               <dd>{p.rateLimitPerSecond} requests/s</dd>
-              <dt className="text-slate-500">Lookup methods</dt>
+              <dt className="text-slate-600">Lookup methods</dt>
               <dd>{p.lookupMethods.map((m) => METHOD_LABELS[m]).join(", ")}</dd>
-              <dt className="text-slate-500">Intents in the ledger</dt>
+              <dt className="text-slate-600">Intents in the ledger</dt>
               <dd>{p._count.intents.toLocaleString("en")}</dd>
             </dl>
           </section>

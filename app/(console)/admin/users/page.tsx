@@ -57,7 +57,7 @@ export default async function UsersPage() {
       <table className="w-full rounded border border-slate-200 bg-white text-sm">
         <caption className="sr-only">Users and their roles</caption>
         <thead>
-          <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
             <th scope="col" className="p-2">
               Name
             </th>

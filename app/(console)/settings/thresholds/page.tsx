@@ -27,7 +27,7 @@ export default async function ThresholdsPage() {
         aria-label="Approval thresholds"
       >
         <thead>
-          <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+          <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
             <th className="p-2">Tenant</th>
             <th className="p-2">Currency</th>
             <th className="p-2">One approver from</th>

@@ -49,7 +49,7 @@ export function ThresholdRow({ tenantId, currency, thresholdMinor, dualThreshold
           className="w-32 rounded border border-slate-300 px-2 py-1"
         />
       </td>
-      <td className="p-2 text-xs text-slate-500">{changed}</td>
+      <td className="p-2 text-xs text-slate-600">{changed}</td>
       <td className="p-2">
         <form id={formId} action={formAction}>
           <input type="hidden" name="tenantId" value={tenantId} />

@@ -58,7 +58,7 @@ export default async function ResolutionStory({ params }: Props) {
       </h1>
       <section aria-label="Summary" className="rounded border border-slate-200 bg-white p-4 text-sm">
         <dl className="grid grid-cols-[12rem_1fr] gap-y-1">
-          <dt className="text-slate-500">Intent</dt>
+          <dt className="text-slate-600">Intent</dt>
           <dd>
             <Link
               className="font-mono text-xs text-blue-800 underline"
@@ -68,39 +68,39 @@ export default async function ResolutionStory({ params }: Props) {
             </Link>{" "}
             ({r.tenantId}, {r.intent.provider.name}, now {r.intent.status})
           </dd>
-          <dt className="text-slate-500">Amount / recipient</dt>
+          <dt className="text-slate-600">Amount / recipient</dt>
           <dd>
             {r.intent.amountMinor !== null
               ? formatAmount(r.intent.amountMinor, r.intent.currency)
               : r.intent.recipient}
           </dd>
-          <dt className="text-slate-500">Proposed by</dt>
+          <dt className="text-slate-600">Proposed by</dt>
           <dd>
             {r.proposedBy.name} ({r.proposedBy.email}) at {time(r.createdAt)}
           </dd>
-          <dt className="text-slate-500">Reason</dt>
+          <dt className="text-slate-600">Reason</dt>
           <dd>“{r.reason}”</dd>
-          <dt className="text-slate-500">Evidence</dt>
+          <dt className="text-slate-600">Evidence</dt>
           <dd>
             {r.lookup
               ? `Lookup by ${r.lookup.method.replace(/_/g, " ")}: ${r.lookup.outcome.replace(/_/g, " ")} (${r.lookup.actor?.name ?? "system"}, ${time(r.lookup.startedAt)})`
               : (r.externalEvidenceRef ?? "none")}
           </dd>
-          <dt className="text-slate-500">Approvals needed</dt>
+          <dt className="text-slate-600">Approvals needed</dt>
           <dd>{r.requiredApprovals}</dd>
-          <dt className="text-slate-500">Decided</dt>
+          <dt className="text-slate-600">Decided</dt>
           <dd>
             {time(r.decidedAt)}
             {r.decidedAt &&
               ` (${formatDuration(Math.round((r.decidedAt.getTime() - r.createdAt.getTime()) / 1000))} after the proposal)`}
           </dd>
-          <dt className="text-slate-500">Proposal digest</dt>
+          <dt className="text-slate-600">Proposal digest</dt>
           <dd className="font-mono text-xs break-all">{r.proposalDigest}</dd>
         </dl>
       </section>
       <section aria-label="Approvers" className="rounded border border-slate-200 bg-white p-4 text-sm">
         <h2 className="mb-2 font-semibold">Approvers</h2>
-        {r.approvals.length === 0 && <p className="text-slate-500">None.</p>}
+        {r.approvals.length === 0 && <p className="text-slate-600">None.</p>}
         <ul className="space-y-1">
           {r.approvals.map((a) => (
             <li key={a.id}>

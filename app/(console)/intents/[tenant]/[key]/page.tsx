@@ -99,7 +99,7 @@ export default async function IntentPage({ params }: Props) {
         {intent.needsOperator && (
           <span className="rounded bg-amber-100 px-2 py-0.5 text-sm text-amber-900">needs operator</span>
         )}
-        <span className="text-sm text-slate-500">version {intent.version}</span>
+        <span className="text-sm text-slate-600">version {intent.version}</span>
       </header>
 
       <div className="grid gap-5 lg:grid-cols-[1fr_22rem]">
@@ -109,43 +109,43 @@ export default async function IntentPage({ params }: Props) {
               What was asked
             </h2>
             <dl className="grid grid-cols-[12rem_1fr] gap-y-1 text-sm">
-              <dt className="text-slate-500">Tenant</dt>
+              <dt className="text-slate-600">Tenant</dt>
               <dd>{intent.tenantId}</dd>
-              <dt className="text-slate-500">Workflow / step</dt>
+              <dt className="text-slate-600">Workflow / step</dt>
               <dd className="font-mono text-xs">
                 {intent.workflowId} / {intent.stepId}
               </dd>
-              <dt className="text-slate-500">Customer object</dt>
+              <dt className="text-slate-600">Customer object</dt>
               <dd className="font-mono text-xs">{intent.customerRef ?? "—"}</dd>
-              <dt className="text-slate-500">Provider / operation</dt>
+              <dt className="text-slate-600">Provider / operation</dt>
               <dd>
                 {intent.provider.name} · {intent.operation}
               </dd>
-              <dt className="text-slate-500">{intent.amountMinor !== null ? "Amount" : "Recipient"}</dt>
+              <dt className="text-slate-600">{intent.amountMinor !== null ? "Amount" : "Recipient"}</dt>
               <dd className="font-medium">
                 {intent.amountMinor !== null
                   ? formatAmount(intent.amountMinor, intent.currency)
                   : `${intent.recipient ?? "—"} (${intent.template ?? "no template"})`}
                 {typeof summary.customer === "string" && (
-                  <span className="ml-2 font-mono text-xs text-slate-500">{summary.customer}</span>
+                  <span className="ml-2 font-mono text-xs text-slate-600">{summary.customer}</span>
                 )}
               </dd>
-              <dt className="text-slate-500">Request digest</dt>
+              <dt className="text-slate-600">Request digest</dt>
               <dd className="font-mono text-xs break-all">{intent.requestDigest}</dd>
-              <dt className="text-slate-500">Provider result id</dt>
+              <dt className="text-slate-600">Provider result id</dt>
               <dd className="font-mono text-xs">{intent.providerResultId ?? "—"}</dd>
-              <dt className="text-slate-500">Created</dt>
+              <dt className="text-slate-600">Created</dt>
               <dd>
                 {time(intent.createdAt)} ({formatAge(now.getTime() - intent.createdAt.getTime())} ago)
               </dd>
-              <dt className="text-slate-500">Last attempt</dt>
+              <dt className="text-slate-600">Last attempt</dt>
               <dd>
                 {time(intent.lastAttemptAt)}
                 {lastAttempt?.errorClass && (
                   <span className="ml-2 text-red-800">{lastAttempt.errorClass}</span>
                 )}
               </dd>
-              <dt className="text-slate-500">Key retention</dt>
+              <dt className="text-slate-600">Key retention</dt>
               <dd data-testid="retention">
                 {retentionEnds === null ? (
                   <span className="text-slate-600">
@@ -165,7 +165,7 @@ export default async function IntentPage({ params }: Props) {
               </dd>
               {intent.compensates && (
                 <>
-                  <dt className="text-slate-500">Compensates</dt>
+                  <dt className="text-slate-600">Compensates</dt>
                   <dd>
                     <Link
                       className="font-mono text-xs text-blue-800 underline"
@@ -186,7 +186,7 @@ export default async function IntentPage({ params }: Props) {
             </h2>
             <table className="w-full text-sm" aria-label="Attempts">
               <thead>
-                <tr className="text-left text-xs text-slate-500">
+                <tr className="text-left text-xs text-slate-600">
                   <th className="py-1">#</th>
                   <th>Worker</th>
                   <th>Started</th>
@@ -217,7 +217,7 @@ export default async function IntentPage({ params }: Props) {
               Lookups
             </h2>
             {intent.lookups.length === 0 && (
-              <p className="text-sm text-slate-500">No lookup yet. Ask the provider before resolving.</p>
+              <p className="text-sm text-slate-600">No lookup yet. Ask the provider before resolving.</p>
             )}
             <ol className="space-y-2" aria-label="Lookup history">
               {intent.lookups.map((l) => (
@@ -225,7 +225,7 @@ export default async function IntentPage({ params }: Props) {
                   <div className="flex flex-wrap gap-2">
                     <strong data-testid="lookup-outcome">{l.outcome.replace(/_/g, " ")}</strong>
                     <span>by {l.method.replace(/_/g, " ")}</span>
-                    <span className="text-slate-500">
+                    <span className="text-slate-600">
                       {time(l.startedAt)} · {l.actor?.name ?? "system"}
                     </span>
                     {l.providerResultId && <span className="font-mono text-xs">{l.providerResultId}</span>}
@@ -278,7 +278,7 @@ export default async function IntentPage({ params }: Props) {
             </h2>
             <table className="w-full text-sm" aria-label="Audit trail">
               <thead>
-                <tr className="text-left text-xs text-slate-500">
+                <tr className="text-left text-xs text-slate-600">
                   <th className="py-1">When</th>
                   <th>Who</th>
                   <th>Action</th>
@@ -289,7 +289,7 @@ export default async function IntentPage({ params }: Props) {
               <tbody>
                 {audit.length === 0 && (
                   <tr>
-                    <td colSpan={5} className="py-2 text-slate-500">
+                    <td colSpan={5} className="py-2 text-slate-600">
                       No operator action yet.
                     </td>
                   </tr>

@@ -169,7 +169,7 @@ function ResolveFields({
             />
             <span>
               {k.label}
-              <span className="block text-xs text-slate-500">{k.hint}</span>
+              <span className="block text-xs text-slate-600">{k.hint}</span>
             </span>
           </label>
         ))}

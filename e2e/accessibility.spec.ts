@@ -1,0 +1,46 @@
+import { expect, test, type Page } from "@playwright/test";
+import { seriousFindings } from "./axe";
+import { intentPath, query } from "./ledger";
+import { SCENARIOS } from "./scenarios";
+import { signInAs } from "./support";
+
+// axe on every screen, as the role that uses it: no serious or critical finding.
+
+async function audit(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  return seriousFindings(page, path);
+}
+
+test("the sign-in page", async ({ page }) => {
+  expect(await audit(page, "/login")).toEqual([]);
+});
+
+const SCREENS: [string, string[]][] = [
+  ["operator@demo.test", ["/", "/inbox", "/metrics", "/providers", "INTENT"]],
+  ["approver@demo.test", ["/approvals"]],
+  ["auditor@demo.test", ["/audit", "STORY"]],
+  ["admin@demo.test", ["/admin/users", "/settings/thresholds", "/forbidden"]],
+];
+
+for (const [email, paths] of SCREENS) {
+  test(`the screens of ${email}`, async ({ page }) => {
+    await signInAs(page, email);
+    const [resolution] = await query<{ id: string }>(
+      "SELECT id FROM resolutions ORDER BY created_at LIMIT 1",
+    );
+    const found: string[] = [];
+    for (const p of paths) {
+      const path =
+        p === "INTENT"
+          ? intentPath(SCENARIOS.spare.job.intentKey)
+          : p === "STORY"
+            ? resolution
+              ? `/audit/resolutions/${resolution.id}`
+              : "/audit"
+            : p;
+      found.push(...(await audit(page, path)));
+    }
+    expect(found).toEqual([]);
+  });
+}
