@@ -8,7 +8,7 @@ const config = [
     ignores: [
       ".next/**",
       ".data/**",
-      "lib/generated/**",
+      "prisma/generated/**",
       "node_modules/**",
       "test-results/**",
       "playwright-report/**",
@@ -22,6 +22,27 @@ const config = [
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // The product never imports development tooling (the sandbox provider, the simulator,
+    // the worker harness), nor scripts or tests. scripts/check-architecture.ts checks the
+    // same, and cycles, from the resolved import graph.
+    files: ["app/**", "components/**", "lib/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/tools/*", "@/scripts/*", "@/test/*", "@/e2e/*"],
+              message: "The product does not import tooling.",
+            },
+            { group: ["**/tools/*", "**/scripts/*"], message: "The product does not import tooling." },
+          ],
+        },
+      ],
     },
   },
 ];

@@ -1,6 +1,8 @@
+import { toolEnv } from "./tools/env";
 import { defineConfig } from "@playwright/test";
 
-const port = process.env.E2E_PORT ?? "3100";
+const env = toolEnv();
+const port = String(env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -12,13 +14,13 @@ export default defineConfig({
   // re-run a file against a changed ledger and only hide the first failure.
   retries: 0,
   timeout: 30_000,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"]],
   use: {
     baseURL,
     trace: "retain-on-failure",
     launchOptions: {
       // Debian's Chromium: Playwright's own browser download cannot be fetched here.
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: env.CHROMIUM_PATH,
       args: [
         "--no-sandbox",
         "--disable-dev-shm-usage",

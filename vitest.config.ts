@@ -14,7 +14,11 @@ export default defineConfig({
     projects: [
       {
         resolve,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "test/unit/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "tools/**/*.test.ts", "test/unit/**/*.test.ts"],
+          environment: "node",
+        },
       },
       {
         resolve,

@@ -1,13 +1,13 @@
 "use client";
 
-import type { ActionFailure } from "@/lib/actions/failure";
+import type { FailureBody } from "@/lib/http/errors";
 
 /**
  * What a guarded server action answers (next-safe-action's result): data on success,
  * a typed refusal or an error id in `serverError`, field errors in `validationErrors`.
  */
 export type ActionState = {
-  serverError?: ActionFailure;
+  serverError?: FailureBody;
   validationErrors?: { formErrors: string[]; fieldErrors: { [field: string]: string[] | undefined } };
 };
 

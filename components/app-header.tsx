@@ -1,11 +1,12 @@
-import type { SessionUser } from "@/lib/auth/session";
-import { ROLE_LABELS } from "@/lib/auth/roles";
+import { ROLE_LABELS, type Role } from "@/lib/auth/roles";
 import { screensFor } from "@/lib/nav";
 import { NavLinks } from "./nav-links";
 import type { ReactNode } from "react";
 
 /** The console's header; the sign-out control comes from the route (it is an action of the app). */
-export function AppHeader({ user, signOut }: { user: SessionUser; signOut: ReactNode }) {
+export type HeaderUser = { name: string; email: string; roles: Role[] };
+
+export function AppHeader({ user, signOut }: { user: HeaderUser; signOut: ReactNode }) {
   return (
     <header className="bg-slate-900 text-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-2">

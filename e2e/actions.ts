@@ -1,3 +1,4 @@
+import { toolEnv } from "@/tools/env";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
@@ -40,7 +41,7 @@ export async function callAction(
   args: unknown[],
   options: { page?: string; origin?: string | null; baseURL?: string } = {},
 ): Promise<ActionAnswer> {
-  const baseURL = options.baseURL ?? `http://127.0.0.1:${process.env.E2E_PORT ?? "3100"}`;
+  const baseURL = options.baseURL ?? `http://127.0.0.1:${toolEnv().E2E_PORT}`;
   const headers: Record<string, string> = {
     "next-action": actionId(exportedName),
     "content-type": "text/plain;charset=UTF-8",

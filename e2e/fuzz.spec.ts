@@ -1,3 +1,4 @@
+import { toolEnv } from "@/tools/env";
 import fc from "fast-check";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { callAction } from "./actions";
@@ -8,7 +9,7 @@ import { query } from "./ledger";
 // as a role allowed to call it: whatever arrives, the answer is never a 5xx (nor an
 // action's "internal" error), and refused input changes no table at all.
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const RUNS = toolEnv().FUZZ_RUNS;
 
 /** Values of every shape and of the kinds that once broke things. */
 const anything: fc.Arbitrary<unknown> = fc.oneof(

@@ -1,8 +1,9 @@
+import { toolEnv } from "@/tools/env";
 import { request, type APIRequestContext } from "@playwright/test";
 import { callAction } from "./actions";
 import { PASSWORD } from "./support";
 
-export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? "3100"}`;
+export const BASE_URL = `http://127.0.0.1:${toolEnv().E2E_PORT}`;
 
 /** An HTTP client signed in as this demo user (through the sign-in action), or anonymous. */
 export async function clientFor(email: string | null): Promise<APIRequestContext> {

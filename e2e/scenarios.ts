@@ -1,4 +1,5 @@
-import type { EffectJob } from "@/lib/worker/run-effect";
+import { toolEnv } from "@/tools/env";
+import type { EffectJob } from "@/lib/effects/run-effect";
 
 // Intents the e2e server makes through the real protocol before the tests run,
 // each with a known truth at the sandbox provider.
@@ -50,6 +51,6 @@ export const SCENARIOS = {
   spare: { job: charge("spare", 999), scenario: "charged_answer_lost" },
 } as const;
 
-export const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 12398);
-export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 12399);
-export const E2E_DATABASE = process.env.E2E_DATABASE ?? "reckon_e2e";
+export const E2E_OIDC_PORT = toolEnv().E2E_OIDC_PORT;
+export const E2E_SANDBOX_PORT = toolEnv().E2E_SANDBOX_PORT;
+export const E2E_DATABASE = toolEnv().E2E_DATABASE;

@@ -1,6 +1,6 @@
 import "server-only";
 import { getEnv } from "@/lib/env";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import { openDatabase, targetFrom, type Database } from "@/lib/db/connect";
 
 // One database per server process. Kept on globalThis so dev-server reloads

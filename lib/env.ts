@@ -36,6 +36,9 @@ const schema = z
       .string()
       .min(32, "AUDIT_CHECKPOINT_KEY must be at least 32 characters")
       .optional(),
+    // npm run demo: the console's port; npm run sweeper: how often it runs.
+    PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+    SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   })
   .superRefine((e, ctx) => {

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import { INTENT_STATUSES, type IntentStatus } from "@/lib/ledger/statuses";
 
 export const AGE_BUCKETS = [

@@ -1,8 +1,9 @@
+import { toolEnv } from "@/tools/env";
 import path from "node:path";
 import { describeTarget, openDatabase, targetFrom } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
-import { buildSimulatedLedger } from "@/lib/simulator/ledger";
+import { buildSimulatedLedger } from "@/tools/simulator/ledger";
 
 // npm run db:seed — demo users, tenants, providers, and a ledger built from simulated
 // traffic against the sandbox provider (SANDBOX_URL, or one started here that keeps its
@@ -21,7 +22,7 @@ try {
       seed: 1,
       faults: "mixed",
       history: true,
-      sandboxUrl: process.env.SANDBOX_URL || null,
+      sandboxUrl: toolEnv().SANDBOX_URL ?? null,
       stateFile: path.join(path.dirname(path.resolve(env.PGLITE_DIR)), "sandbox.json"),
       log: (line) => console.log(line),
     });

@@ -4,16 +4,17 @@ import path from "node:path";
 import { describeTarget, openDatabase, targetFrom } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
-import { spawnSandbox } from "@/lib/sandbox/process";
+import { toolEnv } from "@/tools/env";
+import { spawnSandbox } from "@/tools/sandbox/process";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/seed/demo";
-import { buildSimulatedLedger } from "@/lib/simulator/ledger";
+import { buildSimulatedLedger } from "@/tools/simulator/ledger";
 
 // npm run demo — migrate the database (embedded unless DATABASE_URL is set), start the
 // sandbox provider, build a ledger from simulated traffic against it on first run,
 // then build and start the console and say where to sign in.
 const env = getEnv();
-const port = Number(process.env.PORT ?? 3000);
-const sandboxPort = Number(process.env.SANDBOX_PORT ?? 12111);
+const port = env.PORT;
+const sandboxPort = toolEnv().SANDBOX_PORT;
 const log = (line: string) => console.log(line);
 
 // Say so at once if a port is taken (often by an earlier demo still running).

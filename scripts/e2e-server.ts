@@ -1,19 +1,20 @@
+import { toolEnv } from "@/tools/env";
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
-import { spawnSandbox } from "@/lib/sandbox/process";
-import { buildSimulatedLedger } from "@/lib/simulator/ledger";
-import { runScenario } from "@/lib/simulator/scenarios";
+import { spawnSandbox } from "@/tools/sandbox/process";
+import { buildSimulatedLedger } from "@/tools/simulator/ledger";
+import { runScenario } from "@/tools/simulator/scenarios";
 import { createDatabase } from "@/test/support/postgres";
 import { startOidcProvider } from "../e2e/oidc-provider";
 import { E2E_DATABASE, E2E_OIDC_PORT, E2E_SANDBOX_PORT, SCENARIOS } from "../e2e/scenarios";
 
 // Playwright's web server: a fresh PostgreSQL database, a sandbox provider process,
 // a ledger from simulated traffic, behind `next start` (the production build).
-const port = process.env.E2E_PORT ?? "3100";
+const port = String(toolEnv().E2E_PORT);
 const url = await createDatabase(E2E_DATABASE);
 // The ledger below is built (and audited) with the same chain key the server then uses.
 const chainKey = "e2e-audit-chain-key-e2e-audit-chain-key";

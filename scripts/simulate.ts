@@ -1,8 +1,9 @@
+import { toolEnv } from "@/tools/env";
 import { parseArgs } from "node:util";
 import { describeTarget, openDatabase, targetFrom } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
-import { buildSimulatedLedger } from "@/lib/simulator/ledger";
+import { buildSimulatedLedger } from "@/tools/simulator/ledger";
 
 // npm run simulate -- --intents N --seed S --faults mixed|none
 // Drives N workflow steps through the effect protocol against the sandbox at
@@ -35,8 +36,8 @@ try {
     intents,
     seed,
     faults: values.faults as "mixed" | "none",
-    sandboxUrl: process.env.SANDBOX_URL || null,
-    stateFile: process.env.SANDBOX_STATE_FILE || null,
+    sandboxUrl: toolEnv().SANDBOX_URL ?? null,
+    stateFile: toolEnv().SANDBOX_STATE_FILE ?? null,
     log: (line) => console.log(line),
   });
   console.log(`Faults injected: ${JSON.stringify(summary.faults)}`);

@@ -10,7 +10,7 @@ import { sendLeftOverCompensations } from "@/lib/resolution/compensation";
 // or whose intent changed, and sends compensations that were prepared but never sent.
 // Runs every SWEEP_INTERVAL_MS (default 10 s); any number of sweepers may run at once,
 // the compare-and-set keeps them apart.
-const interval = Number(process.env.SWEEP_INTERVAL_MS ?? 10_000);
+const interval = getEnv().SWEEP_INTERVAL_MS;
 const database = openDatabase(targetFrom(getEnv()));
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => (stopping = true));
@@ -18,11 +18,12 @@ while (!stopping) {
   const now = new Date();
   const swept = await sweepExpiredLeases(database.prisma, now);
   const closed = await closeStaleRequests(database.prisma, now);
-  const sent = await sendLeftOverCompensations(
+  const { sent, failed } = await sendLeftOverCompensations(
     database.prisma,
     consoleProviderSettings(),
     new Date(now.getTime() - 60_000),
   );
+  for (const f of failed) console.error(`compensation ${f.intentId} not sent:`, f.error);
   if (swept.length + closed + sent > 0)
     console.log(
       JSON.stringify({

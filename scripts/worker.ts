@@ -1,7 +1,8 @@
 import { openDatabase, targetFrom } from "@/lib/db/connect";
 import { getEnv } from "@/lib/env";
-import { workerDeps } from "@/lib/worker/deps";
-import { CRASH_POINTS, runEffect, type CrashPoint, type EffectJob } from "@/lib/worker/run-effect";
+import { workerDeps } from "@/tools/worker/deps";
+import { runEffect, type EffectJob } from "@/lib/effects/run-effect";
+import { toolEnv } from "@/tools/env";
 
 // A worker process running one effect job (JSON in argv[2]) through the protocol.
 //   SANDBOX_URL        the provider (default http://127.0.0.1:12111)
@@ -14,19 +15,16 @@ if (!job) {
   console.error("usage: tsx scripts/worker.ts '<job json>'");
   process.exit(2);
 }
-const crashAt = process.env.CRASH_AT as CrashPoint | undefined;
-if (crashAt && !CRASH_POINTS.includes(crashAt)) {
-  console.error(`CRASH_AT must be one of ${CRASH_POINTS.join(", ")}`);
-  process.exit(2);
-}
+const tools = toolEnv();
+const crashAt = tools.CRASH_AT;
 
 const database = openDatabase(targetFrom(getEnv()));
 const deps = workerDeps({
   db: database.prisma,
-  sandboxUrl: process.env.SANDBOX_URL ?? "http://127.0.0.1:12111",
-  workerId: process.env.WORKER_ID ?? `worker-${process.pid}`,
-  leaseMs: Number(process.env.LEASE_MS ?? 30_000),
-  clientTimeoutMs: Number(process.env.CLIENT_TIMEOUT_MS ?? 2_000),
+  sandboxUrl: tools.SANDBOX_URL ?? `http://127.0.0.1:${tools.SANDBOX_PORT}`,
+  workerId: tools.WORKER_ID ?? `worker-${process.pid}`,
+  leaseMs: tools.LEASE_MS,
+  clientTimeoutMs: tools.CLIENT_TIMEOUT_MS,
   crash: (point) => {
     if (point === crashAt) {
       console.log(JSON.stringify({ crashed: point }));

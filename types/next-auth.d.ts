@@ -1,4 +1,4 @@
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { Role } from "@/prisma/generated/enums";
 
 declare module "next-auth" {
   interface Session {

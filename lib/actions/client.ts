@@ -22,12 +22,11 @@ import { DUTIES, mayPerform, type Duty } from "@/lib/auth/authorize";
  * `validationErrors` (flattened); the unexpected as a message with an error id that is
  * in the server log.
  */
-export type ActionFailure = FailureBody;
 
 const baseClient = createSafeActionClient({
   defineMetadataSchema: () => z.object({ name: z.string() }),
   defaultValidationErrorsShape: "flattened",
-  handleServerError: (error, { metadata }): ActionFailure =>
+  handleServerError: (error, { metadata }): FailureBody =>
     describeFailure(error, `action ${metadata?.name ?? "?"}`).body,
 });
 

@@ -1,8 +1,8 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { Prisma } from "@/prisma/generated/client";
+import type { Role } from "@/prisma/generated/enums";
 import { createHmac } from "node:crypto";
 import { getEnv } from "@/lib/env";
-import { canonicalJson, sha256Hex } from "@/lib/ledger/digest";
+import { canonicalJson, sha256Hex } from "@/lib/digest";
 
 export const GENESIS_HASH = "0".repeat(64);
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import {
   checkAgainstCheckpoint,
   makeCheckpoint,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AuditEvent, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import type { AuditEvent, Prisma, PrismaClient } from "@/prisma/generated/client";
 import { parseQuery } from "@/lib/validation/query";
 import { oneLineText } from "@/lib/validation/text";
 

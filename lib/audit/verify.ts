@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { AuditEvent, PrismaClient } from "@/lib/generated/prisma/client";
-import { canonicalJson } from "@/lib/ledger/digest";
+import type { AuditEvent, PrismaClient } from "@/prisma/generated/client";
+import { canonicalJson } from "@/lib/digest";
 import { getEnv } from "@/lib/env";
 import { auditHash, GENESIS_HASH } from "./append";
 

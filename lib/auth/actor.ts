@@ -1,4 +1,4 @@
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { Role } from "@/prisma/generated/enums";
 
 /** The signed-in person a console action is done by (roles as the database has them now). */
 export type Actor = { id: string; email: string; roles: Role[]; requestId?: string };

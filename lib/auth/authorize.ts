@@ -1,5 +1,5 @@
-import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { Prisma, PrismaClient } from "@/prisma/generated/client";
+import type { Role } from "@/prisma/generated/enums";
 import { AuthError } from "@/lib/auth/errors";
 import type { Actor } from "./actor";
 

@@ -1,4 +1,4 @@
-import { Role } from "@/lib/generated/prisma/enums";
+import { Role } from "@/prisma/generated/enums";
 
 export type { Role };
 export const ROLES = Object.values(Role) as readonly Role[];

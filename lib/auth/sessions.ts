@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import type { Prisma, PrismaClient } from "@/prisma/generated/client";
 import { appendAudit, type AuditActor } from "@/lib/audit/append";
 import { transaction } from "@/lib/db/transaction";
 import { authorize } from "@/lib/auth/authorize";

@@ -1,7 +1,7 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { PrismaClient } from "@/prisma/generated/client";
+import type { Role } from "@/prisma/generated/enums";
 import { appendAudit, type AuditActor } from "@/lib/audit/append";
-import { sha256Hex } from "@/lib/ledger/digest";
+import { sha256Hex } from "@/lib/digest";
 import { FREE_ATTEMPTS, MAX_LOCK_MINUTES } from "./lockout";
 import { burnPasswordCheck, verifyPassword } from "./password";
 import { startSession } from "./sessions";

@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient } from "@/prisma/generated/client";
 import type { SqlRunner } from "./migrate";
 
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dir: string };

@@ -1,4 +1,4 @@
-import { sha256Hex } from "@/lib/ledger/digest";
+import { sha256Hex } from "@/lib/digest";
 
 /**
  * The address a request came from, for throttling. Next.js puts the socket's address in

@@ -4,10 +4,8 @@ import { ContentionError, isBadEncoding } from "@/lib/db/errors";
 import { LedgerError } from "@/lib/ledger/protocol";
 import { ResolutionError } from "@/lib/resolution/errors";
 
-import type { ActionFailure } from "@/lib/actions/failure";
-
 /** What a person is told when an action or route fails: a code, a plain message, an error id if it was ours. */
-export type FailureBody = ActionFailure;
+export type FailureBody = { code: string; message: string; errorId?: string };
 
 /**
  * One answer for every failure, shared by server actions and route handlers: expected

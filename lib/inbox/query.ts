@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZERO_DECIMAL_CURRENCIES } from "@/lib/format";
 import { parseQuery } from "@/lib/validation/query";
 import { oneLineText } from "@/lib/validation/text";
-import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import type { Prisma, PrismaClient } from "@/prisma/generated/client";
 
 /** Largest amount a filter may name, in major units (well inside the amount column's range). */
 const MAX_AMOUNT = 1e13;

@@ -1,4 +1,4 @@
-import type { EffectIntent, Prisma } from "@/lib/generated/prisma/client";
+import type { EffectIntent, Prisma } from "@/prisma/generated/client";
 
 type Tx = Prisma.TransactionClient;
 

@@ -1,7 +1,7 @@
-import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import type { EffectAttempt, EffectIntent } from "@/lib/generated/prisma/client";
+import type { Prisma, PrismaClient } from "@/prisma/generated/client";
+import type { EffectAttempt, EffectIntent } from "@/prisma/generated/client";
 import { appendAudit, type AuditActor } from "@/lib/audit/append";
-import { digest } from "./digest";
+import { digest } from "@/lib/digest";
 import { lockIntent } from "./locks";
 import type { IntentStatus } from "./statuses";
 import { isFrozen, transition, type LedgerEvent } from "./transitions";

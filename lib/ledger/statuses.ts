@@ -1,4 +1,4 @@
-import { IntentStatus } from "@/lib/generated/prisma/enums";
+import { IntentStatus } from "@/prisma/generated/enums";
 
 export { IntentStatus };
 export const INTENT_STATUSES = Object.values(IntentStatus) as readonly IntentStatus[];

@@ -1,4 +1,4 @@
-import { digest } from "@/lib/ledger/digest";
+import { digest } from "@/lib/digest";
 import type { Candidate, Expectation, LookupMethod, LookupOutcome, LookupResult } from "./types";
 
 export type ClassifyInput = {

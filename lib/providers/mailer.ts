@@ -1,4 +1,4 @@
-import { digest, sha256Hex } from "@/lib/ledger/digest";
+import { digest, sha256Hex } from "@/lib/digest";
 import { maskEmail } from "@/lib/redact";
 import { lookupResult } from "./classify";
 import { inconclusive } from "./payments";

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { digest } from "@/lib/ledger/digest";
+import { digest } from "@/lib/digest";
 import { lookupResult } from "./classify";
 import type { CallOutcome, Candidate, Expectation, LookupMethod, LookupResult } from "./types";
 

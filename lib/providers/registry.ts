@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { EffectAttempt, EffectIntent, ProviderProfile } from "@/lib/generated/prisma/client";
+import type { EffectAttempt, EffectIntent, ProviderProfile } from "@/prisma/generated/client";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
 import { lookupEmail, type MailerConfig } from "./mailer";
 import { inconclusive, lookupPayment, stripeClient } from "./payments";

@@ -1,4 +1,4 @@
-import type { LookupMethod, LookupOutcome } from "@/lib/generated/prisma/enums";
+import type { LookupMethod, LookupOutcome } from "@/prisma/generated/enums";
 
 export type { LookupMethod, LookupOutcome };
 

@@ -1,4 +1,4 @@
-import type { PrismaClient, Resolution } from "@/lib/generated/prisma/client";
+import type { PrismaClient, Resolution } from "@/prisma/generated/client";
 import { appendAuditEvents, type AuditInput } from "@/lib/audit/append";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { transaction } from "@/lib/db/transaction";

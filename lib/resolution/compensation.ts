@@ -1,9 +1,8 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import { SYSTEM_ACTOR } from "@/lib/audit/append";
-import { describeFailure } from "@/lib/http/errors";
 import type { ProviderSettings } from "@/lib/providers/registry";
-import { workerDeps } from "@/lib/worker/deps";
-import { runEffect, type JobResult } from "@/lib/worker/run-effect";
+import { depsForProfile } from "@/lib/effects/deps";
+import { runEffect, type JobResult } from "@/lib/effects/run-effect";
 import { auditActor, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { ResolutionError } from "./errors";
@@ -28,11 +27,9 @@ export async function dispatchCompensation(
     include: { compensates: true },
   });
   const original = refund.compensates!;
-  const deps = workerDeps({
-    db,
-    sandboxUrl: settings.defaultBaseUrl,
-    stripeApiKey: settings.stripeApiKey,
-    clientTimeoutMs: settings.timeoutMs,
+  // Sent through the provider of the effect it undoes, as that provider's profile says.
+  const profile = await db.providerProfile.findUniqueOrThrow({ where: { id: original.providerId } });
+  const deps = depsForProfile(db, profile, settings, {
     workerId: actor ? `console:${actor.id}` : "sweeper",
     audit: {
       actor: actor ? auditActor(actor) : SYSTEM_ACTOR,
@@ -52,25 +49,6 @@ export async function dispatchCompensation(
 }
 
 /**
- * What a person is told about the refund their resolution started: its outcome, or —
- * when sending failed after the resolution committed — that it waits to be sent (the
- * sweeper sends left-over compensations; the intent page has a "send now" button).
- */
-export async function sendCompensationAfterCommit(
-  db: PrismaClient,
-  settings: ProviderSettings,
-  actor: Actor,
-  compensationIntentId: string,
-): Promise<string> {
-  try {
-    return (await dispatchCompensation(db, settings, actor, compensationIntentId)).outcome;
-  } catch (error) {
-    const { body } = describeFailure(error, "compensation dispatch");
-    return `not sent yet (${body.message}); it will be sent again`;
-  }
-}
-
-/**
  * Sends every compensation that was prepared but never sent (the process that prepared
  * it stopped before sending, or sending failed): the sweeper's second job. Safe to run
  * anywhere at once: each is sent under the protocol's lease with its deterministic key.
@@ -79,22 +57,23 @@ export async function sendLeftOverCompensations(
   db: PrismaClient,
   settings: ProviderSettings,
   olderThan: Date,
-): Promise<number> {
+): Promise<{ sent: number; failed: { intentId: string; error: unknown }[] }> {
   const left = await db.effectIntent.findMany({
     where: { compensatesId: { not: null }, status: "prepared", createdAt: { lte: olderThan } },
     select: { id: true },
     take: 100,
   });
   let sent = 0;
+  const failed: { intentId: string; error: unknown }[] = [];
   for (const { id } of left) {
     try {
       await dispatchCompensation(db, settings, null, id);
       sent += 1;
     } catch (error) {
-      describeFailure(error, `left-over compensation ${id}`);
+      failed.push({ intentId: id, error });
     }
   }
-  return sent;
+  return { sent, failed };
 }
 
 /** An operator sends a prepared compensation now, rather than wait for the sweeper. */

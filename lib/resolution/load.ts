@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import type { Prisma, PrismaClient } from "@/prisma/generated/client";
 import { ResolutionError } from "./errors";
 
 /**

@@ -1,5 +1,5 @@
-import type { Lookup, PrismaClient } from "@/lib/generated/prisma/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Lookup, PrismaClient } from "@/prisma/generated/client";
+import type { Prisma } from "@/prisma/generated/client";
 import { appendAudit } from "@/lib/audit/append";
 import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod, LookupResult } from "@/lib/providers/types";

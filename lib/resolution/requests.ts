@@ -1,4 +1,4 @@
-import type { Approval, EffectIntent, Prisma, Resolution } from "@/lib/generated/prisma/client";
+import type { Approval, EffectIntent, Prisma, Resolution } from "@/prisma/generated/client";
 import { SYSTEM_ACTOR, type AuditInput } from "@/lib/audit/append";
 import { formatUtc } from "@/lib/format";
 import { lockResolution } from "@/lib/ledger/locks";

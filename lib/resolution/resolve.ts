@@ -1,12 +1,12 @@
-import type { EffectIntent, Prisma, PrismaClient, Resolution } from "@/lib/generated/prisma/client";
-import type { ResolutionKind } from "@/lib/generated/prisma/enums";
+import type { EffectIntent, Prisma, PrismaClient, Resolution } from "@/prisma/generated/client";
+import type { ResolutionKind } from "@/prisma/generated/enums";
 import { appendAuditEvents, type AuditInput } from "@/lib/audit/append";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { transaction } from "@/lib/db/transaction";
-import { digest } from "@/lib/ledger/digest";
+import { digest } from "@/lib/digest";
 import { lockIntent } from "@/lib/ledger/locks";
 import { compareAndSet, LedgerError, prepareCompensationIn, settleCompensation } from "@/lib/ledger/protocol";
-import { refundRequest } from "@/lib/worker/run-effect";
+import { refundRequest } from "@/lib/effects/run-effect";
 import { auditActor, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { isClaimLive } from "./claims";

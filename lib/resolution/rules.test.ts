@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EffectIntent, Lookup, ProviderProfile } from "@/lib/generated/prisma/client";
+import type { EffectIntent, Lookup, ProviderProfile } from "@/prisma/generated/client";
 import { approvalsRequired, evidenceAllows, keyRetentionEndsAt } from "./rules";
 
 const now = new Date("2026-11-29T12:00:00Z");

@@ -1,5 +1,5 @@
-import type { EffectIntent, Lookup, ProviderProfile } from "@/lib/generated/prisma/client";
-import type { ResolutionKind } from "@/lib/generated/prisma/enums";
+import type { EffectIntent, Lookup, ProviderProfile } from "@/prisma/generated/client";
+import type { ResolutionKind } from "@/prisma/generated/enums";
 
 /**
  * What evidence each resolution needs, checked when it is proposed and again when it

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import { appendAudit } from "@/lib/audit/append";
 import { transaction } from "@/lib/db/transaction";
 import { auditActor, type Actor } from "@/lib/auth/actor";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { Prisma, PrismaClient } from "@/prisma/generated/client";
+import type { Role } from "@/prisma/generated/enums";
 import { appendAudit, SYSTEM_ACTOR } from "@/lib/audit/append";
 import { hashPassword } from "@/lib/auth/password";
 

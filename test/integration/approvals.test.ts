@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { Role } from "@/prisma/generated/enums";
 import { AuthError } from "@/lib/auth/errors";
 import { compareAndSet } from "@/lib/ledger/protocol";
 import { decide, closeStaleRequests } from "@/lib/resolution/approvals";

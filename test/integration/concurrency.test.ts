@@ -1,3 +1,4 @@
+import { toolEnv } from "@/tools/env";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareAndSet } from "@/lib/ledger/protocol";
@@ -13,7 +14,7 @@ import { auditCount, expectChainVerifies, ledgerFixture, race, type LedgerFixtur
 // many times. Each run asserts the invariant, not a particular winner: whoever wins,
 // exactly one outcome commits, with exactly one audit event, and the loser gets a
 // typed refusal (never an unexpected error).
-const RUNS = Number(process.env.CONCURRENCY_RUNS ?? 8);
+const RUNS = toolEnv().CONCURRENCY_RUNS;
 
 let f: LedgerFixture;
 let approvers: Actor[];

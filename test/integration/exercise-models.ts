@@ -1,7 +1,7 @@
 import { expect } from "vitest";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import { appendAudit, SYSTEM_ACTOR } from "@/lib/audit/append";
-import { digest } from "@/lib/ledger/digest";
+import { digest } from "@/lib/digest";
 
 /**
  * Writes and reads back every model through Prisma Client, every column set, so

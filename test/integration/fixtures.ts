@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import type { EffectIntent } from "@/lib/generated/prisma/client";
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { EffectIntent } from "@/prisma/generated/client";
+import type { Role } from "@/prisma/generated/enums";
 import { hashPassword } from "@/lib/auth/password";
 import { AuthError } from "@/lib/auth/errors";
 import { verifyAuditChain } from "@/lib/audit/verify";
@@ -11,8 +11,8 @@ import { ResolutionError } from "@/lib/resolution/errors";
 import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import { seedReferenceData } from "@/lib/seed/demo";
-import { runScenario, type Scenario } from "@/lib/simulator/scenarios";
-import type { EffectJob } from "@/lib/worker/run-effect";
+import { runScenario, type Scenario } from "@/tools/simulator/scenarios";
+import type { EffectJob } from "@/lib/effects/run-effect";
 import { startSandbox, type SandboxProcess } from "@/test/support/processes";
 import { freshPostgres, type TestDatabase } from "./support";
 

@@ -1,7 +1,8 @@
+import { toolEnv } from "@/tools/env";
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { EffectIntent } from "@/lib/generated/prisma/client";
+import type { EffectIntent } from "@/prisma/generated/client";
 import { sweepExpiredLeases } from "@/lib/ledger/protocol";
 import type { Actor } from "@/lib/auth/actor";
 import { closeStaleRequests, decide } from "@/lib/resolution/approvals";
@@ -9,16 +10,16 @@ import { claimIntent } from "@/lib/resolution/claims";
 import { dispatchCompensation } from "@/lib/resolution/compensation";
 import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
-import type { Scenario } from "@/lib/simulator/scenarios";
-import { workerDeps } from "@/lib/worker/deps";
-import { runEffect, type EffectJob } from "@/lib/worker/run-effect";
+import type { Scenario } from "@/tools/simulator/scenarios";
+import { workerDeps } from "@/tools/worker/deps";
+import { runEffect, type EffectJob } from "@/lib/effects/run-effect";
 import { expectChainVerifies, isTypedRefusal, ledgerFixture, type LedgerFixture } from "./fixtures";
 
 // Random interleavings of people, workers and provider faults on PostgreSQL against a
 // sandbox process. fast-check chooses the intents, the steps and which of them run at
 // the same moment; after every run the ledger, the audit chain and the provider's own
 // record must still tell one true story.
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 25);
+const RUNS = toolEnv().PROPERTY_RUNS;
 
 let f: LedgerFixture;
 let operators: Actor[];
@@ -296,7 +297,7 @@ it(
         }
         await checkInvariants();
       }),
-      { numRuns: RUNS, seed: Number(process.env.PROPERTY_SEED ?? 20261130), endOnFailure: true },
+      { numRuns: RUNS, seed: toolEnv().PROPERTY_SEED, endOnFailure: true },
     );
     console.log("interleavings:", Object.fromEntries(done));
     // The runs must have reached the interesting paths, or they proved nothing.

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EffectJob } from "@/lib/worker/run-effect";
+import type { EffectJob } from "@/lib/effects/run-effect";
 import { seedReferenceData } from "@/lib/seed/demo";
-import { runScenario, type Scenario } from "@/lib/simulator/scenarios";
+import { runScenario, type Scenario } from "@/tools/simulator/scenarios";
 import type { Actor } from "@/lib/auth/actor";
 import { claimIntent } from "@/lib/resolution/claims";
 import { dispatchCompensation } from "@/lib/resolution/compensation";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSimulatedLedger } from "@/lib/simulator/ledger";
-import type { SimulationSummary, TruthCheck } from "@/lib/simulator/simulate";
+import { buildSimulatedLedger } from "@/tools/simulator/ledger";
+import type { SimulationSummary, TruthCheck } from "@/tools/simulator/simulate";
 import { startSandbox, type SandboxProcess } from "@/test/support/processes";
 import { freshPostgres, type TestDatabase } from "./support";
 

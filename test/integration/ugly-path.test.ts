@@ -6,7 +6,7 @@ import { providerIdempotencyKey } from "@/lib/ledger/keys";
 import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod } from "@/lib/providers/types";
 import { seedReferenceData } from "@/lib/seed/demo";
-import type { EffectJob } from "@/lib/worker/run-effect";
+import type { EffectJob } from "@/lib/effects/run-effect";
 import { runWorker, startSandbox, startWorker, type SandboxProcess } from "@/test/support/processes";
 import { freshPostgres, type TestDatabase } from "./support";
 

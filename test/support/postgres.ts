@@ -1,8 +1,8 @@
 import pg from "pg";
+import { toolEnv } from "@/tools/env";
 
 /** The server integration and e2e tests create their throwaway databases on. */
-export const TEST_SERVER_URL =
-  process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const TEST_SERVER_URL = toolEnv().TEST_DATABASE_URL;
 
 export function databaseUrl(name: string): string {
   const url = new URL(TEST_SERVER_URL);

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import path from "node:path";
-import { spawnSandbox, type SandboxProcess as BaseSandbox } from "@/lib/sandbox/process";
-import type { Effect, RecordedRequest } from "@/lib/sandbox/state";
-import type { EffectJob } from "@/lib/worker/run-effect";
+import { spawnSandbox, type SandboxProcess as BaseSandbox } from "@/tools/sandbox/process";
+import type { Effect, RecordedRequest } from "@/tools/sandbox/state";
+import type { EffectJob } from "@/lib/effects/run-effect";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // One process per worker (node with tsx's loader, not the tsx wrapper), so a

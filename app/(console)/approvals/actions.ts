@@ -3,9 +3,8 @@
 import { refresh } from "next/cache";
 import { actionFor } from "@/lib/actions/client";
 import { db } from "@/lib/db";
-import { consoleProviderSettings } from "@/lib/providers/settings";
 import { decide } from "@/lib/resolution/approvals";
-import { sendCompensationAfterCommit } from "@/lib/resolution/compensation";
+import { sendCompensationAfterCommit } from "@/lib/actions/compensation";
 import { decisionInput } from "@/lib/resolution/schemas";
 
 export const decideAction = actionFor("decide")
@@ -14,12 +13,7 @@ export const decideAction = actionFor("decide")
   .stateAction(async ({ parsedInput, ctx }) => {
     const result = await decide(db, ctx.actor, parsedInput);
     const compensationOutcome = result.compensationIntentId
-      ? await sendCompensationAfterCommit(
-          db,
-          consoleProviderSettings(),
-          ctx.actor,
-          result.compensationIntentId,
-        )
+      ? await sendCompensationAfterCommit(ctx.actor, result.compensationIntentId)
       : null;
     refresh();
     return {

@@ -4,7 +4,7 @@ import { refresh } from "next/cache";
 import { actionFor } from "@/lib/actions/client";
 import { db } from "@/lib/db";
 import { describeFailure } from "@/lib/http/errors";
-import { sha256Hex } from "@/lib/ledger/digest";
+import { sha256Hex } from "@/lib/digest";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import { bulkAcceptInput } from "@/lib/resolution/schemas";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { postJson } from "@/components/post-json";
 import { bulkAcceptAction } from "./actions";
-import type { InboxRowJson } from "./inbox-view";
+import type { InboxRowJson } from "./types";
 
 type LookupState = { outcome: string; lookupId: string | null; error: string | null };
 type AcceptResult = { intentId: string; outcome: string; message: string | null };

@@ -8,37 +8,9 @@ import { formatAge, formatAmount, intentPath } from "@/lib/format";
 import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
 import { claimAction } from "../intents/[tenant]/[key]/actions";
 import { BulkBar } from "./bulk-bar";
+import type { InboxData, InboxRowJson } from "./types";
 
-export type InboxRowJson = {
-  id: string;
-  tenantId: string;
-  intentKey: string;
-  status: string;
-  operation: string;
-  amountMinor: string | null;
-  currency: string | null;
-  recipient: string | null;
-  template: string | null;
-  attemptCount: number;
-  needsOperator: boolean;
-  claimExpiresAt: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  leaseExpiresAt: string | null;
-  version: number;
-  workflowId: string;
-  customerRef: string | null;
-  provider: {
-    id: string;
-    name: string;
-    responseWindowSeconds: number;
-    keyRetentionSeconds: number | null;
-    supportsIdempotency: boolean;
-  };
-  claimedBy: { id: string; name: string } | null;
-};
-
-export type InboxData = { rows: InboxRowJson[]; nextCursor: string | null; now: string };
+export type { InboxData };
 
 type Option = { id: string; name: string };
 

@@ -8,7 +8,7 @@ import { csvCell } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
 import { streamRows } from "@/lib/http/stream";
 import { queryProblemResponse } from "@/lib/validation/query";
-import type { AuditEvent } from "@/lib/generated/prisma/client";
+import type { AuditEvent } from "@/prisma/generated/client";
 
 export const dynamic = "force-dynamic";
 

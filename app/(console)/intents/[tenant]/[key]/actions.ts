@@ -7,7 +7,8 @@ import { db } from "@/lib/db";
 import { formatUtc } from "@/lib/format";
 import { consoleProviderSettings } from "@/lib/providers/settings";
 import { claimIntent, releaseIntent } from "@/lib/resolution/claims";
-import { sendCompensationAfterCommit, sendCompensationNow } from "@/lib/resolution/compensation";
+import { sendCompensationAfterCommit } from "@/lib/actions/compensation";
+import { sendCompensationNow } from "@/lib/resolution/compensation";
 import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import {
@@ -57,12 +58,7 @@ export const proposeAction = actionFor("resolve")
     // again, which is harmless: the protocol sends a prepared refund once.
     const compensationOutcome =
       result.applied && result.compensationIntentId
-        ? await sendCompensationAfterCommit(
-            db,
-            consoleProviderSettings(),
-            ctx.actor,
-            result.compensationIntentId,
-          )
+        ? await sendCompensationAfterCommit(ctx.actor, result.compensationIntentId)
         : null;
     refresh();
     return {

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { EffectIntent, PrismaClient } from "@/lib/generated/prisma/client";
+import type { EffectIntent, PrismaClient } from "@/prisma/generated/client";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
 import {
   beginDispatch,
@@ -17,6 +17,7 @@ import { recipientDigest, sendEmail, type MailerConfig } from "@/lib/providers/m
 import { createCharge, createRefund } from "@/lib/providers/payments";
 import type { CallOutcome } from "@/lib/providers/types";
 import { maskEmail } from "@/lib/redact";
+import type { CrashPoint } from "./crash-points";
 
 /** One workflow step that has an external effect. */
 export type EffectJob =
@@ -55,14 +56,7 @@ export type EffectJob =
       customerRef: string;
     };
 
-/** Named points where the ugly-path tests kill the worker process. */
-export const CRASH_POINTS = [
-  "before_dispatch",
-  "after_dispatch",
-  "after_response",
-  "during_receipt",
-] as const;
-export type CrashPoint = (typeof CRASH_POINTS)[number];
+export { CRASH_POINTS } from "./crash-points";
 
 export type WorkerDeps = {
   db: PrismaClient;
@@ -201,7 +195,8 @@ async function plan(deps: WorkerDeps, job: EffectJob): Promise<Planned | JobResu
         detail: `${job.compensatesKey} has no confirmed charge to refund`,
       };
     }
-    const refund = refundRequest(job, original.providerResultId, original, deps.providers.payments);
+    // A refund goes to the provider that took the charge.
+    const refund = refundRequest(job, original.providerResultId, original, original.providerId);
     return {
       ...refund,
       call: () => createRefund(deps.stripe, refund.request, key),

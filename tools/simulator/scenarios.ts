@@ -1,7 +1,7 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import { sweepExpiredLeases } from "@/lib/ledger/protocol";
-import { workerDeps } from "@/lib/worker/deps";
-import { runEffect, type EffectJob, type JobResult } from "@/lib/worker/run-effect";
+import { workerDeps } from "@/tools/worker/deps";
+import { runEffect, type EffectJob, type JobResult } from "@/lib/effects/run-effect";
 
 /**
  * One effect with a known truth at the provider, made through the real protocol:

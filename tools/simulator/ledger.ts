@@ -1,5 +1,5 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { spawnSandbox, type SandboxProcess } from "@/lib/sandbox/process";
+import type { PrismaClient } from "@/prisma/generated/client";
+import { spawnSandbox, type SandboxProcess } from "@/tools/sandbox/process";
 import { seedReferenceData } from "@/lib/seed/demo";
 import { buildHistory, type HistorySummary } from "./history";
 import { checkUnknownsAgainstTruth, simulate, type SimulationSummary, type TruthCheck } from "./simulate";

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { digest } from "@/lib/ledger/digest";
+import { digest } from "@/lib/digest";
 import { parseStripeForm, type FormValue } from "./form";
 import { matchesClauses, parseSearchQuery, SearchQueryError } from "./search-query";
 import { SandboxState, type Effect, type FaultRule, type FaultType, type RecordedRequest } from "./state";

@@ -1,12 +1,13 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
 import { sweepExpiredLeases } from "@/lib/ledger/protocol";
 import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod, LookupOutcome } from "@/lib/providers/types";
-import type { Effect } from "@/lib/sandbox/state";
+import type { Effect } from "@/tools/sandbox/state";
 import { rng, type Rng } from "@/lib/seed/random";
-import { workerDeps } from "@/lib/worker/deps";
-import { runEffect, type CrashPoint, type EffectJob } from "@/lib/worker/run-effect";
+import { workerDeps } from "@/tools/worker/deps";
+import type { CrashPoint } from "@/lib/effects/crash-points";
+import { runEffect, type EffectJob } from "@/lib/effects/run-effect";
 
 /**
  * Drives workflow steps (charges, emails, refunds) through the real protocol against

@@ -1,7 +1,8 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import type { TransitionAudit } from "@/lib/ledger/protocol";
 import { stripeClient } from "@/lib/providers/payments";
-import type { CrashPoint, WorkerDeps } from "./run-effect";
+import type { CrashPoint } from "@/lib/effects/crash-points";
+import type { WorkerDeps } from "@/lib/effects/run-effect";
 
 export type WorkerOptions = {
   db: PrismaClient;

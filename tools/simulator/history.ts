@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/prisma/generated/client";
 import type { ProviderSettings } from "@/lib/providers/registry";
 import type { Actor } from "@/lib/auth/actor";
 import { decide, closeStaleRequests } from "@/lib/resolution/approvals";

@@ -1,0 +1,31 @@
+/** The inbox as the browser gets it (JSON: amounts as strings, times as ISO text). */
+export type InboxRowJson = {
+  id: string;
+  tenantId: string;
+  intentKey: string;
+  status: string;
+  operation: string;
+  amountMinor: string | null;
+  currency: string | null;
+  recipient: string | null;
+  template: string | null;
+  attemptCount: number;
+  needsOperator: boolean;
+  claimExpiresAt: string | null;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  leaseExpiresAt: string | null;
+  version: number;
+  workflowId: string;
+  customerRef: string | null;
+  provider: {
+    id: string;
+    name: string;
+    responseWindowSeconds: number;
+    keyRetentionSeconds: number | null;
+    supportsIdempotency: boolean;
+  };
+  claimedBy: { id: string; name: string } | null;
+};
+
+export type InboxData = { rows: InboxRowJson[]; nextCursor: string | null; now: string };
