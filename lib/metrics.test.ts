@@ -25,8 +25,8 @@ const metrics: Metrics = {
   generatedAt: "2026-11-29T00:00:00.000Z",
 };
 
-describe("Prometheus exposition", () => {
-  const text = prometheusText(metrics);
+describe("Prometheus exposition", async () => {
+  const text = await prometheusText(metrics);
   it("declares each family once with HELP and TYPE", () => {
     for (const name of [
       "reckon_intents",
@@ -45,5 +45,12 @@ describe("Prometheus exposition", () => {
     expect(text).toContain('reckon_lookups_total{method="idempotency_key",outcome="found_matching"} 4');
     expect(text).toContain("reckon_compensation_ratio 0.25");
     expect(text.endsWith("\n")).toBe(true);
+  });
+  it("counts with counters only what the ledger never takes back", () => {
+    expect(text).toMatch(/^# TYPE reckon_resolutions_total counter$/m);
+    expect(text).toContain('reckon_resolutions_total{kind="accept_receipt"} 2');
+    expect(text).toMatch(/^# TYPE reckon_resolutions gauge$/m);
+    expect(text).toContain('reckon_resolutions{kind="accept_receipt",status="applied"} 2');
+    for (const [, name] of text.matchAll(/^# TYPE (\S+) counter$/gm)) expect(name).toMatch(/_total$/);
   });
 });

@@ -1,3 +1,4 @@
+import { Counter, Gauge, Registry } from "prom-client";
 import type { PrismaClient } from "@/prisma/generated/client";
 import { INTENT_STATUSES, type IntentStatus } from "@/lib/ledger/statuses";
 
@@ -97,67 +98,58 @@ export async function ledgerMetrics(db: PrismaClient, now = new Date()): Promise
   };
 }
 
-const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+/**
+ * The same figures for Prometheus, through prom-client (a registry of its own per
+ * scrape, filled from one reading of the ledger). Counters count only what the ledger
+ * never takes back — lookups run, key-reuse conflicts refused, resolutions proposed and
+ * applied, compensations started — so a counter never goes down; everything that can
+ * move both ways (intents per status, unknowns by age) is a gauge.
+ */
+export async function prometheusText(m: Metrics): Promise<string> {
+  const registry = new Registry();
+  const gauge = (name: string, help: string, labelNames: string[] = []) =>
+    new Gauge({ name, help, labelNames, registers: [registry] });
+  const counter = (name: string, help: string, labelNames: string[] = []) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
 
-/** The same figures in the Prometheus text exposition format. */
-export function prometheusText(m: Metrics): string {
-  const out: string[] = [];
-  const family = (
-    name: string,
-    help: string,
-    type: "gauge" | "counter",
-    samples: [Record<string, string>, number][],
-  ) => {
-    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-    for (const [labels, value] of samples) {
-      const l = Object.entries(labels)
-        .map(([k, v]) => `${k}="${esc(v)}"`)
-        .join(",");
-      out.push(`${name}${l ? `{${l}}` : ""} ${value}`);
-    }
-  };
-  family(
-    "reckon_intents",
-    "Effect intents by tenant and status.",
-    "gauge",
-    m.byTenantStatus.map((r) => [{ tenant: r.tenantId, status: r.status }, r.count]),
-  );
-  family(
-    "reckon_unknown_intents_by_age",
-    "Unknown intents by time since their last attempt.",
-    "gauge",
-    AGE_BUCKETS.map((b) => [{ age: b.id }, m.unknownByAge[b.id]]),
-  );
-  family(
+  const intents = gauge("reckon_intents", "Effect intents by tenant and status.", ["tenant", "status"]);
+  for (const r of m.byTenantStatus) intents.set({ tenant: r.tenantId, status: r.status }, r.count);
+  const byAge = gauge("reckon_unknown_intents_by_age", "Unknown intents by time since their last attempt.", [
+    "age",
+  ]);
+  for (const b of AGE_BUCKETS) byAge.set({ age: b.id }, m.unknownByAge[b.id]);
+  gauge(
     "reckon_unknown_over_response_window",
     "Unknown intents older than their provider's normal response window.",
-    "gauge",
-    [[{}, m.unknownOverResponseWindow]],
-  );
-  family(
+  ).set(m.unknownOverResponseWindow);
+  counter(
     "reckon_reconciled_total",
     "Unknown intents resolved by accepting a receipt or marking rejected.",
-    "counter",
-    [[{}, m.reconciled]],
-  );
-  family(
-    "reckon_lookups_total",
-    "Provider lookups by method and outcome.",
-    "counter",
-    m.lookups.map((l) => [{ method: l.method, outcome: l.outcome }, l.count]),
-  );
-  family("reckon_key_conflicts_total", "Intent keys reused with a different request (refused).", "counter", [
-    [{}, m.keyConflicts],
+  ).inc(m.reconciled);
+  const lookups = counter("reckon_lookups_total", "Provider lookups by method and outcome.", [
+    "method",
+    "outcome",
   ]);
-  family(
-    "reckon_resolutions_total",
-    "Resolutions by kind and status.",
-    "counter",
-    m.resolutions.map((r) => [{ kind: r.kind, status: r.status }, r.count]),
+  for (const l of m.lookups) lookups.inc({ method: l.method, outcome: l.outcome }, l.count);
+  counter("reckon_key_conflicts_total", "Intent keys reused with a different request (refused).").inc(
+    m.keyConflicts,
   );
-  family("reckon_compensations_total", "Compensating intents.", "counter", [[{}, m.compensations]]);
-  family("reckon_compensation_ratio", "Compensations per confirmed charge.", "gauge", [
-    [{}, Number(m.compensationRate.toFixed(6))],
+  const proposed = counter("reckon_resolutions_total", "Resolutions proposed, by kind.", ["kind"]);
+  const byStatus = gauge("reckon_resolutions", "Resolutions by kind and their status now.", [
+    "kind",
+    "status",
   ]);
-  return out.join("\n") + "\n";
+  const perKind = new Map<string, number>();
+  for (const r of m.resolutions) {
+    byStatus.set({ kind: r.kind, status: r.status }, r.count);
+    perKind.set(r.kind, (perKind.get(r.kind) ?? 0) + r.count);
+  }
+  for (const [kind, count] of perKind) proposed.inc({ kind }, count);
+  counter("reckon_compensations_total", "Compensating intents started.").inc(m.compensations);
+  gauge("reckon_compensation_ratio", "Compensations per confirmed charge.").set(
+    Number(m.compensationRate.toFixed(6)),
+  );
+  return registry.metrics();
 }
+
+export const PROMETHEUS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;

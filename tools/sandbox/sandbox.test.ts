@@ -14,6 +14,16 @@ describe("Stripe form encoding", () => {
       a: { b: { c: "z" } },
     });
   });
+
+  it("never reaches Object.prototype, whatever the keys", () => {
+    const parsed = parseStripeForm(
+      "metadata%5B__proto__%5D%5Bpolluted%5D=yes&__proto__%5Bx%5D=1&constructor%5Bprototype%5D%5By%5D=2",
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+    expect(({} as Record<string, unknown>).y).toBeUndefined();
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+  });
 });
 
 describe("search query language subset", () => {

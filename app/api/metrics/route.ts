@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { currentUser } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { ledgerMetrics, prometheusText } from "@/lib/metrics";
+import { ledgerMetrics, PROMETHEUS_CONTENT_TYPE, prometheusText } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +24,7 @@ export async function GET(request: Request) {
       headers: { "www-authenticate": 'Bearer realm="reckon-metrics"' },
     });
   }
-  return new Response(prometheusText(await ledgerMetrics(db)), {
-    headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+  return new Response(await prometheusText(await ledgerMetrics(db)), {
+    headers: { "content-type": PROMETHEUS_CONTENT_TYPE },
   });
 }

@@ -4,7 +4,7 @@ import { auditAll, auditFiltersQuery, parseAuditFilters } from "@/lib/audit/quer
 import { makeCheckpoint, verifyAuditChain } from "@/lib/audit/verify";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { csvCell } from "@/lib/http/csv";
+import { csvDownload, type CsvColumn } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
 import { streamRows } from "@/lib/http/stream";
 import { queryProblemResponse } from "@/lib/validation/query";
@@ -51,18 +51,9 @@ export const GET = withRole(routeRoles("GET /api/audit/export"), async (request,
   if (problems.length > 0) return queryProblemResponse(problems);
   const report = await verifyAuditChain(db);
   const checkpoint = report.ok ? makeCheckpoint(report, getEnv().checkpointKey) : null;
-  const stream = await streamRows(auditAll(db, filters), {
-    head: format === "csv" ? FIELDS.join(",") + "\n" : undefined,
-    line: (row) => {
-      const p = plain(row);
-      return format === "csv" ? FIELDS.map((f) => csvCell(p[f])).join(",") + "\n" : JSON.stringify(p) + "\n";
-    },
-    tail: () =>
-      format === "jsonl"
-        ? JSON.stringify({ checkpoint, chainOk: report.ok, firstBreak: report.firstBreak }) + "\n"
-        : "",
-    started: () =>
-      db.$transaction((tx) =>
+  const started = () =>
+    db
+      .$transaction((tx) =>
         appendAudit(tx, {
           actor: { id: user.id, email: user.email, roles: user.roles },
           action: "audit.exported",
@@ -74,14 +65,29 @@ export const GET = withRole(routeRoles("GET /api/audit/export"), async (request,
             checkpointHead: checkpoint?.headSeq ?? null,
           },
         }),
-      ),
-  });
+      )
+      .then(() => undefined);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const checkpointHeader = {
+    "x-reckon-checkpoint": checkpoint ? JSON.stringify(checkpoint) : "chain broken",
+  };
+  if (format === "csv")
+    return csvDownload(
+      auditAll(db, filters),
+      FIELDS.map((f) => [f, (e: AuditEvent) => plain(e)[f]] as CsvColumn<AuditEvent>),
+      { filename: `reckon-audit-${stamp}.csv`, started, headers: checkpointHeader },
+    );
+  // JSON Lines: the signed checkpoint of the whole chain is the last line.
+  const stream = await streamRows(auditAll(db, filters), {
+    line: (row) => JSON.stringify(plain(row)) + "\n",
+    tail: () => JSON.stringify({ checkpoint, chainOk: report.ok, firstBreak: report.firstBreak }) + "\n",
+    started,
+  });
   return new Response(stream, {
     headers: {
-      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
-      "content-disposition": `attachment; filename="reckon-audit-${stamp}.${format}"`,
-      "x-reckon-checkpoint": checkpoint ? JSON.stringify(checkpoint) : "chain broken",
+      "content-type": "application/x-ndjson",
+      "content-disposition": `attachment; filename="reckon-audit-${stamp}.jsonl"`,
+      ...checkpointHeader,
     },
   });
 });

@@ -1,15 +1,14 @@
 import { routeRoles } from "@/lib/auth/policy";
 import { appendAudit } from "@/lib/audit/append";
 import { db } from "@/lib/db";
-import { csvCell } from "@/lib/http/csv";
+import { csvDownload, type CsvColumn } from "@/lib/http/csv";
 import { withRole } from "@/lib/http/route";
 import { filtersToQuery, inboxAll, parseInboxFilters, type InboxRow } from "@/lib/inbox/query";
-import { streamRows } from "@/lib/http/stream";
 import { queryProblemResponse } from "@/lib/validation/query";
 
 export const dynamic = "force-dynamic";
 
-const COLUMNS: [string, (r: InboxRow) => unknown][] = [
+const COLUMNS: CsvColumn<InboxRow>[] = [
   ["tenant", (r) => r.tenantId],
   ["intent_key", (r) => r.intentKey],
   ["status", (r) => r.status],
@@ -34,9 +33,9 @@ const COLUMNS: [string, (r: InboxRow) => unknown][] = [
 export const GET = withRole(routeRoles("GET /api/inbox/export"), async (request, user) => {
   const { values: filters, problems } = parseInboxFilters(new URL(request.url).searchParams);
   if (problems.length > 0) return queryProblemResponse(problems);
-  const stream = await streamRows(inboxAll(db, { ...filters, cursor: undefined }, user.id), {
-    head: COLUMNS.map(([name]) => name).join(",") + "\n",
-    line: (row) => COLUMNS.map(([, get]) => csvCell(get(row))).join(",") + "\n",
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  return csvDownload(inboxAll(db, { ...filters, cursor: undefined }, user.id), COLUMNS, {
+    filename: `reckon-inbox-${stamp}.csv`,
     started: () =>
       db.$transaction((tx) =>
         appendAudit(tx, {
@@ -46,12 +45,5 @@ export const GET = withRole(routeRoles("GET /api/inbox/export"), async (request,
           details: { filter: filtersToQuery(filters), format: "csv" },
         }),
       ),
-  });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="reckon-inbox-${stamp}.csv"`,
-    },
   });
 });
