@@ -3,7 +3,13 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   // The embedded database and the Postgres driver stay plain Node modules:
   // PGlite loads its WASM and data files from its own package folder.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "prom-client"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "@prisma/adapter-pg",
+    "prom-client",
+  ],
   poweredByHeader: false,
   // Static files skip the proxy (proxy.ts sets these, and the CSP, on everything else).
   async headers() {
