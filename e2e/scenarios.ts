@@ -1,5 +1,5 @@
 import { toolEnv } from "@/tools/env";
-import type { EffectJob } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 
 // Intents the e2e server makes through the real protocol before the tests run,
 // each with a known truth at the sandbox provider.

@@ -1,6 +1,6 @@
 import { openDatabase, targetFrom } from "@/lib/db/connect";
 import { getEnv } from "@/lib/env";
-import { sweepExpiredLeases } from "@/lib/ledger/protocol";
+import { sweepExpiredLeases } from "@/lib/ledger/dispatch";
 import { consoleProviderSettings } from "@/lib/providers/settings";
 import { closeStaleRequests } from "@/lib/resolution/approvals";
 import { sendLeftOverCompensations } from "@/lib/resolution/compensation";

@@ -1,7 +1,8 @@
 import { openDatabase, targetFrom } from "@/lib/db/connect";
 import { getEnv } from "@/lib/env";
 import { workerDeps } from "@/tools/worker/deps";
-import { runEffect, type EffectJob } from "@/lib/effects/run-effect";
+import { runEffect } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 import { toolEnv } from "@/tools/env";
 
 // A worker process running one effect job (JSON in argv[2]) through the protocol.

@@ -2,7 +2,7 @@ import type { PrismaClient, ProviderProfile } from "@/prisma/generated/client";
 import type { TransitionAudit } from "@/lib/ledger/protocol";
 import { stripeClient } from "@/lib/providers/payments";
 import type { ProviderSettings } from "@/lib/providers/registry";
-import type { WorkerDeps } from "./run-effect";
+import type { WorkerDeps } from "./types";
 
 /**
  * What runEffect needs to send an effect through one provider profile: its client

@@ -8,7 +8,8 @@ import { auditActor, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { ResolutionError } from "./errors";
 import { alreadyDecided, closeRequest, staleness } from "./requests";
-import { applyIn, proposalDigestOf, recheckEvidence } from "./resolve";
+import { applyIn } from "./apply";
+import { proposalDigestOf, recheckEvidence } from "./evidence";
 
 export type Decision = "approved" | "denied";
 

@@ -3,16 +3,16 @@ import type { ResolutionKind } from "@/prisma/generated/enums";
 import { appendAuditEvents, type AuditInput } from "@/lib/audit/append";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { transaction } from "@/lib/db/transaction";
-import { digest } from "@/lib/digest";
 import { lockIntent } from "@/lib/ledger/locks";
-import { compareAndSet, LedgerError, prepareCompensationIn, settleCompensation } from "@/lib/ledger/protocol";
-import { refundRequest } from "@/lib/effects/run-effect";
+import { LedgerError } from "@/lib/ledger/protocol";
 import { auditActor, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { isClaimLive } from "./claims";
 import { ResolutionError } from "./errors";
 import { settleOpenRequest } from "./requests";
-import { approvalsRequired, evidenceAllows } from "./rules";
+import { applyIn } from "./apply";
+import { proposalDigestOf, recheckEvidence } from "./evidence";
+import { approvalsRequired } from "./rules";
 
 export const APPROVAL_TTL_MS = 24 * 3_600_000;
 
@@ -41,60 +41,6 @@ export type ProposeResult = {
   /** A compensation to dispatch now that the transaction committed. */
   compensationIntentId: string | null;
 };
-
-/** What an approval is bound to: every field of the proposal and the intent version it was made on. */
-export function proposalDigestOf(p: {
-  intentId: string;
-  kind: ResolutionKind;
-  lookupId: string | null;
-  externalEvidenceRef: string | null;
-  providerResultId: string | null;
-  reason: string;
-  intentVersion: number;
-}) {
-  return digest({
-    intentId: p.intentId,
-    kind: p.kind,
-    lookupId: p.lookupId,
-    externalEvidenceRef: p.externalEvidenceRef,
-    providerResultId: p.providerResultId,
-    reason: p.reason,
-    intentVersion: p.intentVersion,
-  });
-}
-
-/** Evidence for a resolution as it stands now: the cited lookup and every later one. */
-async function loadEvidence(
-  tx: Prisma.TransactionClient,
-  intent: EffectIntent,
-  lookupId: string | null,
-  externalEvidenceRef: string | null,
-) {
-  const lookup = lookupId ? await tx.lookup.findUnique({ where: { id: lookupId } }) : null;
-  if (lookupId && (!lookup || lookup.intentId !== intent.id))
-    throw new ResolutionError("evidence", "That lookup does not belong to this intent.");
-  const laterLookups = lookup
-    ? await tx.lookup.findMany({ where: { intentId: intent.id, startedAt: { gt: lookup.startedAt } } })
-    : [];
-  return { lookup, externalEvidenceRef, laterLookups };
-}
-
-/**
- * Whether the evidence still permits this resolution on the intent as it is now:
- * the one check both a proposal and the approval that applies it run.
- */
-export async function recheckEvidence(
-  tx: Prisma.TransactionClient,
-  kind: ResolutionKind,
-  intent: EffectIntent,
-  lookupId: string | null,
-  externalEvidenceRef: string | null,
-  now: Date,
-) {
-  const provider = await tx.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } });
-  const evidence = await loadEvidence(tx, intent, lookupId, externalEvidenceRef);
-  return { provider, evidence, verdict: evidenceAllows(kind, intent, provider, evidence, now) };
-}
 
 /** What a replayed submission answers: what the first one did, nothing done again. */
 async function replayOf(
@@ -280,105 +226,4 @@ export async function proposeResolution(
     }
     throw error;
   }
-}
-
-/**
- * Applies a resolution to its intent inside the caller's transaction (which holds the
- * intent's lock): used right away below the threshold, and by the last approval above
- * it. Returns the audit event for the caller to append last.
- */
-export async function applyIn(
-  tx: Prisma.TransactionClient,
-  actor: Actor,
-  intent: EffectIntent,
-  resolution: Resolution,
-  now: Date,
-): Promise<{ resolution: Resolution; intent: EffectIntent; audit: AuditInput }> {
-  const cleared = { claimedById: null, claimExpiresAt: null, updatedAt: now };
-  let after = intent.status;
-  let compensationIntentId: string | null = null;
-  switch (resolution.kind) {
-    case "accept_receipt": {
-      const lookup = resolution.lookupId
-        ? await tx.lookup.findUnique({ where: { id: resolution.lookupId } })
-        : null;
-      after = await compareAndSet(tx, intent, "accept_receipt", {
-        ...cleared,
-        providerResultId: resolution.providerResultId,
-        responseDigest: lookup?.responseDigest ?? null,
-        resolvedAt: now,
-        needsOperator: false,
-      });
-      if (intent.compensatesId) await settleCompensation(tx, intent.compensatesId, now);
-      break;
-    }
-    case "mark_rejected":
-      after = await compareAndSet(tx, intent, "mark_rejected", {
-        ...cleared,
-        resolvedAt: now,
-        needsOperator: false,
-      });
-      break;
-    case "escalate":
-      after = await compareAndSet(tx, intent, "escalate", { needsOperator: true, updatedAt: now });
-      break;
-    case "start_compensation": {
-      const chargeId = intent.providerResultId ?? resolution.providerResultId;
-      if (!chargeId) throw new ResolutionError("evidence", "No provider id for the charge to refund.");
-      const { prepare } = refundRequest(
-        {
-          tenantId: intent.tenantId,
-          intentKey: compensationKey(intent.intentKey),
-          workflowId: intent.workflowId,
-          stepId: `${intent.stepId}:compensate`,
-          compensatesKey: intent.intentKey,
-          customerRef: intent.customerRef ?? "",
-        },
-        chargeId,
-        intent,
-        intent.providerId,
-      );
-      const { intent: refund } = await prepareCompensationIn(tx, prepare, now, {
-        ...cleared,
-        providerResultId: chargeId,
-      });
-      compensationIntentId = refund.id;
-      after = "compensating";
-      break;
-    }
-  }
-  const { count } = await tx.resolution.updateMany({
-    // The status the caller saw: pending (the last approval) or applied (just created below the threshold).
-    where: { id: resolution.id, status: resolution.status },
-    data: { status: "applied", decidedAt: now, compensationIntentId },
-  });
-  if (count !== 1) throw new LedgerError("stale", `Resolution ${resolution.id} changed meanwhile`);
-  return {
-    resolution: await tx.resolution.findUniqueOrThrow({ where: { id: resolution.id } }),
-    intent: await tx.effectIntent.findUniqueOrThrow({ where: { id: intent.id } }),
-    audit: {
-      actor: auditActor(actor),
-      action: "resolution.applied",
-      tenantId: intent.tenantId,
-      targetType: "intent",
-      targetId: intent.id,
-      reason: resolution.reason,
-      evidenceRef: resolution.lookupId ? `lookup:${resolution.lookupId}` : resolution.externalEvidenceRef,
-      beforeStatus: intent.status,
-      afterStatus: after,
-      requestId: actor.requestId,
-      details: {
-        resolutionId: resolution.id,
-        kind: resolution.kind,
-        providerResultId: resolution.providerResultId,
-        compensationIntentId,
-      },
-      occurredAt: now,
-    },
-  };
-}
-
-/** The compensation of an intent has a key derived from it: deterministic, so it is never doubled. */
-export function compensationKey(intentKey: string): string {
-  return `${intentKey}:compensation:v1`;
 }

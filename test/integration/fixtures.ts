@@ -12,7 +12,7 @@ import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import { seedReferenceData } from "@/lib/seed/demo";
 import { runScenario, type Scenario } from "@/tools/simulator/scenarios";
-import type { EffectJob } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 import { startSandbox, type SandboxProcess } from "@/test/support/processes";
 import { freshPostgres, type TestDatabase } from "./support";
 

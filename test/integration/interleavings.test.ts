@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EffectIntent } from "@/prisma/generated/client";
-import { sweepExpiredLeases } from "@/lib/ledger/protocol";
+import { sweepExpiredLeases } from "@/lib/ledger/dispatch";
 import type { Actor } from "@/lib/auth/actor";
 import { closeStaleRequests, decide } from "@/lib/resolution/approvals";
 import { claimIntent } from "@/lib/resolution/claims";
@@ -12,7 +12,8 @@ import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import type { Scenario } from "@/tools/simulator/scenarios";
 import { workerDeps } from "@/tools/worker/deps";
-import { runEffect, type EffectJob } from "@/lib/effects/run-effect";
+import { runEffect } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 import { expectChainVerifies, isTypedRefusal, ledgerFixture, type LedgerFixture } from "./fixtures";
 
 // Random interleavings of people, workers and provider faults on PostgreSQL against a

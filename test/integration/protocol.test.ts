@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  beginDispatch,
-  compareAndSet,
-  confirm,
-  LedgerError,
-  markUnknown,
-  prepare,
-  prepareCompensation,
-  sweepExpiredLeases,
-  type PrepareInput,
-} from "@/lib/ledger/protocol";
+import { prepareCompensation } from "@/lib/ledger/compensation";
+import { beginDispatch, confirm, markUnknown, sweepExpiredLeases } from "@/lib/ledger/dispatch";
+import { compareAndSet, LedgerError, prepare, type PrepareInput } from "@/lib/ledger/protocol";
 import { seedReferenceData } from "@/lib/seed/demo";
 import { freshPostgres, type TestDatabase } from "./support";
 

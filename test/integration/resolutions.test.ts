@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EffectJob } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 import { seedReferenceData } from "@/lib/seed/demo";
 import { runScenario, type Scenario } from "@/tools/simulator/scenarios";
 import type { Actor } from "@/lib/auth/actor";
@@ -8,7 +8,8 @@ import { claimIntent } from "@/lib/resolution/claims";
 import { dispatchCompensation } from "@/lib/resolution/compensation";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { lookupForOperator } from "@/lib/resolution/lookups";
-import { applyIn, proposeResolution } from "@/lib/resolution/resolve";
+import { applyIn } from "@/lib/resolution/apply";
+import { proposeResolution } from "@/lib/resolution/resolve";
 import { startSandbox, type SandboxProcess } from "@/test/support/processes";
 import { freshPostgres, type TestDatabase } from "./support";
 

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sweepExpiredLeases } from "@/lib/ledger/protocol";
+import { sweepExpiredLeases } from "@/lib/ledger/dispatch";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
 import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod } from "@/lib/providers/types";
 import { seedReferenceData } from "@/lib/seed/demo";
-import type { EffectJob } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 import { runWorker, startSandbox, startWorker, type SandboxProcess } from "@/test/support/processes";
 import { freshPostgres, type TestDatabase } from "./support";
 

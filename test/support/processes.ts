@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import path from "node:path";
 import { spawnSandbox, type SandboxProcess as BaseSandbox } from "@/tools/sandbox/process";
 import type { Effect, RecordedRequest } from "@/tools/sandbox/state";
-import type { EffectJob } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // One process per worker (node with tsx's loader, not the tsx wrapper), so a

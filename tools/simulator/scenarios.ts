@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@/prisma/generated/client";
-import { sweepExpiredLeases } from "@/lib/ledger/protocol";
+import { sweepExpiredLeases } from "@/lib/ledger/dispatch";
 import { workerDeps } from "@/tools/worker/deps";
-import { runEffect, type EffectJob, type JobResult } from "@/lib/effects/run-effect";
+import { runEffect } from "@/lib/effects/run-effect";
+import type { EffectJob, JobResult } from "@/lib/effects/types";
 
 /**
  * One effect with a known truth at the provider, made through the real protocol:

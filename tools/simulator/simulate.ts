@@ -1,13 +1,14 @@
 import type { PrismaClient } from "@/prisma/generated/client";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
-import { sweepExpiredLeases } from "@/lib/ledger/protocol";
+import { sweepExpiredLeases } from "@/lib/ledger/dispatch";
 import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod, LookupOutcome } from "@/lib/providers/types";
 import type { Effect } from "@/tools/sandbox/state";
 import { rng, type Rng } from "@/lib/seed/random";
 import { workerDeps } from "@/tools/worker/deps";
 import type { CrashPoint } from "@/lib/effects/crash-points";
-import { runEffect, type EffectJob } from "@/lib/effects/run-effect";
+import { runEffect } from "@/lib/effects/run-effect";
+import type { EffectJob } from "@/lib/effects/types";
 
 /**
  * Drives workflow steps (charges, emails, refunds) through the real protocol against

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@/prisma/generated/client";
 import type { TransitionAudit } from "@/lib/ledger/protocol";
 import { stripeClient } from "@/lib/providers/payments";
 import type { CrashPoint } from "@/lib/effects/crash-points";
-import type { WorkerDeps } from "@/lib/effects/run-effect";
+import type { WorkerDeps } from "@/lib/effects/types";
 
 export type WorkerOptions = {
   db: PrismaClient;
