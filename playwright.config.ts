@@ -8,10 +8,12 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: "e2e",
   forbidOnly: true,
+  // Spec files run side by side, each with people of its own (e2e/fixtures.ts); the tests
+  // of one file run in order, as they consume its scenarios.
   fullyParallel: false,
-  workers: 1,
-  // No retries: the specs are serial and consume their scenarios, so a retry would
-  // re-run a file against a changed ledger and only hide the first failure.
+  workers: 2,
+  // No retries: a retry would re-run a test against a ledger it already changed and
+  // only hide the first failure.
   retries: 0,
   timeout: 30_000,
   reporter: [["list"]],
@@ -31,6 +33,11 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "console", testIgnore: /fuzz\.spec\.ts/ },
+    // The fuzzer checks that no table changed at all, so it runs alone, after the rest.
+    { name: "fuzz", testMatch: /fuzz\.spec\.ts/, dependencies: ["console"] },
+  ],
   webServer: {
     command: "tsx scripts/e2e-server.ts",
     // Touches the database, so the first test meets a ready server.

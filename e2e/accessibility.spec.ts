@@ -1,8 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test, type Part } from "./fixtures";
 import { seriousFindings } from "./axe";
 import { intentPath, query } from "./ledger";
 import { SCENARIOS } from "./scenarios";
-import { signInAs } from "./support";
 
 // axe on every screen, as the role that uses it: no serious or critical finding.
 
@@ -16,16 +16,16 @@ test("the sign-in page", async ({ page }) => {
   expect(await audit(page, "/login")).toEqual([]);
 });
 
-const SCREENS: [string, string[]][] = [
-  ["operator@demo.test", ["/", "/inbox", "/metrics", "/providers", "INTENT"]],
-  ["approver@demo.test", ["/approvals"]],
-  ["auditor@demo.test", ["/audit", "STORY"]],
-  ["admin@demo.test", ["/admin/users", "/settings/thresholds", "/forbidden"]],
+const SCREENS: [Part, string[]][] = [
+  ["operator", ["/", "/inbox", "/metrics", "/providers", "INTENT"]],
+  ["approver", ["/approvals"]],
+  ["auditor", ["/audit", "STORY"]],
+  ["admin", ["/admin/users", "/settings/thresholds", "/forbidden"]],
 ];
 
-for (const [email, paths] of SCREENS) {
-  test(`the screens of ${email}`, async ({ page }) => {
-    await signInAs(page, email);
+for (const [part, paths] of SCREENS) {
+  test(`the screens of an ${part}`, async ({ as }) => {
+    const page = await as(part);
     const [resolution] = await query<{ id: string }>(
       "SELECT id FROM resolutions ORDER BY created_at LIMIT 1",
     );

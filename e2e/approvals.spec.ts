@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { callAction } from "./actions";
 import { seriousFindings } from "./axe";
 import { intentByKey, intentPath, query, sandboxEffects } from "./ledger";
 import { SCENARIOS } from "./scenarios";
-import { signInAs } from "./support";
+import { expect, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -70,17 +70,12 @@ function myDecision(page: Page, intentKey: string) {
     .filter({ hasText: intentKey });
 }
 
-async function approverPage(browser: Browser, email: string) {
-  const page = await (await browser.newContext()).newPage();
-  await signInAs(page, email);
-  return page;
-}
-
 test("a high-value accept waits for an approver, who cannot be the proposer, and then applies once", async ({
-  browser,
+  as,
+  people,
 }) => {
   const { intentKey } = SCENARIOS.big.job;
-  const operator = await approverPage(browser, "operator@demo.test");
+  const operator = await as("operator");
   await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(
     /waiting for 1 approver/,
@@ -99,7 +94,7 @@ test("a high-value accept waits for an approver, who cannot be the proposer, and
   ]);
   expect(own.result?.serverError?.code).toBe("forbidden");
 
-  const approver = await approverPage(browser, "approver@demo.test");
+  const approver = await as("approver");
   await decideInUi(approver, intentKey, "Approve", "Search result matches amount and customer");
   await expect(myDecision(approver, intentKey)).toContainText("You approved");
   await expect(myDecision(approver, intentKey)).toContainText("Request: applied; intent confirmed");
@@ -110,18 +105,20 @@ test("a high-value accept waits for an approver, who cannot be the proposer, and
     {},
     { resolutionId: id, decision: "approved", reason: "twice" },
   ]);
-  expect(again.result?.serverError?.message).toMatch(/already applied \(approved by Amara Approver/);
+  expect(again.result?.serverError?.message).toContain(
+    `already applied (approved by ${people.approver.name}`,
+  );
 });
 
-test("above the dual threshold it takes two different approvers", async ({ browser }) => {
+test("above the dual threshold it takes two different approvers", async ({ as }) => {
   const { intentKey } = SCENARIOS.huge.job;
-  const operator = await approverPage(browser, "operator@demo.test");
+  const operator = await as("operator");
   await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(
     /waiting for 2 approvers/,
   );
 
-  const first = await approverPage(browser, "approver@demo.test");
+  const first = await as("approver");
   // The queue with a request in it, and the intent page showing the waiting request: accessible.
   await first.goto("/approvals");
   expect(await seriousFindings(first, "/approvals")).toEqual([]);
@@ -135,23 +132,18 @@ test("above the dual threshold it takes two different approvers", async ({ brows
   await expect(myDecision(first, intentKey)).toContainText("waiting (1 of 2 approvals)");
   expect((await intentByKey(intentKey)).status).toBe("unknown");
 
-  const second = await approverPage(browser, "approver2@demo.test");
+  const second = await as("approver2");
   await decideInUi(second, intentKey, "Approve", "Second signature");
   await expect(myDecision(second, intentKey)).toContainText("Request: applied");
   expect((await intentByKey(intentKey)).status).toBe("confirmed");
 });
 
-test("two approvers approving one two-approval request at the same moment apply it once", async ({
-  browser,
-}) => {
+test("two approvers approving one two-approval request at the same moment apply it once", async ({ as }) => {
   const { intentKey } = SCENARIOS.dualRace.job;
-  const operator = await approverPage(browser, "operator@demo.test");
+  const operator = await as("operator");
   await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(/2 approvers/);
-  const pages = [
-    await approverPage(browser, "approver@demo.test"),
-    await approverPage(browser, "approver2@demo.test"),
-  ];
+  const pages = [await as("approver"), await as("approver2")];
   await decideAtOnce(pages, intentKey, ["Approve", "Approve"], "Signed");
   // Each sees their own vote; whoever committed first saw "waiting" until the other's landed.
   for (const p of pages) await expect(myDecision(p, intentKey)).toContainText("You approved");
@@ -175,16 +167,14 @@ test("two approvers approving one two-approval request at the same moment apply 
 });
 
 test("approve and deny at the same moment: exactly one wins, and the other is told why", async ({
-  browser,
+  as,
+  people,
 }) => {
   const { intentKey } = SCENARIOS.decideRace.job;
-  const operator = await approverPage(browser, "operator@demo.test");
+  const operator = await as("operator");
   await propose(operator, intentKey, "Accept receipt", "Provider shows the charge", true);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toHaveText(/1 approver/);
-  const [yes, no] = [
-    await approverPage(browser, "approver@demo.test"),
-    await approverPage(browser, "approver2@demo.test"),
-  ];
+  const [yes, no] = [await as("approver"), await as("approver2")];
   await decideAtOnce([yes, no], intentKey, ["Approve", "Deny"], "My call");
   const outcome = async (p: Page) => {
     const mine = myDecision(p, intentKey);
@@ -196,7 +186,9 @@ test("approve and deny at the same moment: exactly one wins, and the other is to
   const refusals = [a, b].filter((o) => o.startsWith("refused"));
   expect(refusals).toHaveLength(1);
   expect(refusals[0]).toMatch(
-    /already (applied|denied) (\(approved )?by Amara|already (applied|denied).*Arjun/,
+    new RegExp(
+      `already (applied|denied) (\\(approved )?by ${people.approver.name}|already (applied|denied).*${people.approver2.name}`,
+    ),
   );
   const intent = await intentByKey(intentKey);
   const [r] = await query<{ status: string }>("SELECT status FROM resolutions WHERE intent_id = $1", [
@@ -206,22 +198,11 @@ test("approve and deny at the same moment: exactly one wins, and the other is to
   expect(["applied", "denied"]).toContain(r!.status);
 });
 
-test("with JavaScript off, an operator looks up and proposes, and an approver approves", async ({
-  browser,
-}) => {
+test("with JavaScript off, an operator looks up and proposes, and an approver approves", async ({ as }) => {
   const { intentKey } = SCENARIOS.noScript.job;
   // Sign in with JavaScript (the sign-in form is not part of this), then turn it off.
-  const noScript = async (email: string) => {
-    const signedIn = await browser.newContext();
-    await signInAs(await signedIn.newPage(), email);
-    const context = await browser.newContext({
-      javaScriptEnabled: false,
-      storageState: await signedIn.storageState(),
-    });
-    await signedIn.close();
-    return context.newPage();
-  };
-  const operator = await noScript("operator@demo.test");
+
+  const operator = await as("operator", { javaScriptEnabled: false });
   await operator.goto(intentPath(intentKey));
   await operator.getByRole("button", { name: "Look up by idempotency key" }).click();
   await expect(operator.getByTestId("lookup-outcome").first()).toHaveText("found matching");
@@ -235,7 +216,7 @@ test("with JavaScript off, an operator looks up and proposes, and an approver ap
   const intent = await intentByKey(intentKey);
   expect(intent.status).toBe("unknown");
 
-  const approver = await noScript("approver@demo.test");
+  const approver = await as("approver", { javaScriptEnabled: false });
   await approver.goto("/approvals");
   const item = queued(approver, intentKey);
   await item.getByLabel("Reason for your decision").fill("Evidence holds");
@@ -245,19 +226,15 @@ test("with JavaScript off, an operator looks up and proposes, and an approver ap
   expect(await sandboxEffects({ intentKey })).toHaveLength(1);
 });
 
-test("an approved compensation sends exactly one refund, however many tabs approve it", async ({
-  browser,
-}) => {
+test("an approved compensation sends exactly one refund, however many tabs approve it", async ({ as }) => {
   const { intentKey } = SCENARIOS.refundApproved.job;
-  const operator = await approverPage(browser, "operator@demo.test");
+  const operator = await as("operator");
   await propose(operator, intentKey, "Start compensation", "Customer cancelled", false);
   await expect(operator.getByRole("status").filter({ hasText: "Proposed" })).toBeVisible();
   const intent = await intentByKey(intentKey);
 
   // One approver, two tabs, both clicking Approve at once: one applies, the other is refused.
-  const context = await browser.newContext();
-  const tabs = [await context.newPage(), await context.newPage()];
-  await signInAs(tabs[0]!, "approver@demo.test");
+  const tabs = [await as("approver"), await as("approver")];
   await decideAtOnce(tabs, intentKey, ["Approve", "Approve"], "Refund approved");
   // One tab shows the decision; the other was refused, naming what happened.
   const said = await Promise.all(
@@ -284,10 +261,12 @@ test("an approved compensation sends exactly one refund, however many tabs appro
 });
 
 test("an auditor reads the story, verifies the chain and exports it, but cannot change anything", async ({
-  page,
+  as,
+  people,
 }) => {
   const { intentKey } = SCENARIOS.big.job;
-  await signInAs(page, "auditor@demo.test");
+  const page = await as("auditor");
+  await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
   await page.getByLabel("Intent key or id").fill(intentKey);
   await page.getByRole("button", { name: "Filter" }).click();
@@ -297,7 +276,7 @@ test("an auditor reads the story, verifies the chain and exports it, but cannot 
 
   await events.getByRole("link", { name: "Full story" }).first().click();
   await expect(page.getByRole("heading", { name: /accept receipt — applied/ })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Approvers" })).toContainText("Amara Approver");
+  await expect(page.getByRole("region", { name: "Approvers" })).toContainText(people.approver.name);
 
   await page.goto("/audit");
   await page.getByRole("button", { name: "Verify chain" }).click();
@@ -331,8 +310,9 @@ test("an auditor reads the story, verifies the chain and exports it, but cannot 
   }
 });
 
-test("an admin changes a threshold (audited) but cannot approve", async ({ page }) => {
-  await signInAs(page, "admin@demo.test");
+test("an admin changes a threshold (audited) but cannot approve", async ({ as }) => {
+  const page = await as("admin");
+  await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Thresholds" }).click();
   await page.getByLabel("One approver from, initech-saas GBP").fill("90000");
   await page.getByRole("button", { name: "Save initech-saas GBP" }).click();

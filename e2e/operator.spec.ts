@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { callAction } from "./actions";
 import { intentByKey, intentPath, query, resolutionsOf, sandboxEffects } from "./ledger";
 import { SCENARIOS } from "./scenarios";
-import { signInAs } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -20,10 +20,11 @@ async function resolve(page: Page, kind: string, reason: string) {
 }
 
 test("an operator finds a charge that really happened, looks it up and accepts the receipt", async ({
-  page,
+  as,
 }) => {
   const { intentKey } = SCENARIOS.charged.job;
-  await signInAs(page, "operator@demo.test");
+  const page = await as("operator");
+  await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox" }).click();
   await expect(page.getByRole("heading", { name: "Unknown effects" })).toBeVisible();
 
@@ -56,9 +57,10 @@ test("an operator finds a charge that really happened, looks it up and accepts t
   await expect(page.getByRole("table", { name: "Audit trail" })).toContainText("resolution.applied");
 });
 
-test("an operator marks rejected a charge that never happened", async ({ page }) => {
+test("an operator marks rejected a charge that never happened", async ({ as }) => {
   const { intentKey } = SCENARIOS.notCharged.job;
-  await signInAs(page, "operator@demo.test");
+  const page = await as("operator");
+  await page.goto("/");
   await page.goto(intentPath(intentKey));
   await lookUp(page);
   await expect(page.getByTestId("lookup-outcome").first()).toHaveText("absent");
@@ -68,9 +70,10 @@ test("an operator marks rejected a charge that never happened", async ({ page })
   expect(await sandboxEffects({ intentKey })).toHaveLength(0);
 });
 
-test("a compensation clicked twice is proposed once and sent nowhere before approval", async ({ page }) => {
+test("a compensation clicked twice is proposed once and sent nowhere before approval", async ({ as }) => {
   const { intentKey } = SCENARIOS.toRefund.job;
-  await signInAs(page, "operator@demo.test");
+  const page = await as("operator");
+  await page.goto("/");
   await page.goto(intentPath(intentKey));
   const form = page.getByRole("form", { name: "Resolve" });
   await form.getByRole("radio", { name: /^Start compensation/ }).check();
@@ -95,13 +98,10 @@ test("a compensation clicked twice is proposed once and sent nowhere before appr
 });
 
 test("two operators resolving the same intent at once: one wins, the other sees a clear conflict", async ({
-  browser,
+  as,
 }) => {
   const { intentKey } = SCENARIOS.race.job;
-  const [a, b] = [await browser.newContext(), await browser.newContext()];
-  const [pa, pb] = [await a.newPage(), await b.newPage()];
-  await signInAs(pa, "operator@demo.test");
-  await signInAs(pb, "operator2@demo.test");
+  const [pa, pb] = [await as("operator"), await as("operator2")];
   await pa.goto(intentPath(intentKey));
   await lookUp(pa);
   await pb.goto(intentPath(intentKey));
@@ -128,14 +128,12 @@ test("two operators resolving the same intent at once: one wins, the other sees 
   const intent = await intentByKey(intentKey);
   expect(intent.status).toBe("confirmed");
   expect((await resolutionsOf(intent.id)).filter((r) => r.status === "applied")).toHaveLength(1);
-  await a.close();
-  await b.close();
 });
 
-for (const email of ["auditor@demo.test", "approver@demo.test"]) {
-  test(`${email} cannot run operator actions, even by calling them directly`, async ({ page }) => {
+for (const part of ["auditor", "approver"] as const) {
+  test(`an ${part} cannot run operator actions, even by calling them directly`, async ({ as }) => {
     const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
-    await signInAs(page, email);
+    const page = await as(part);
     await page.goto(intentPath(intent.intent_key));
     await expect(page.getByText("Read only: resolving needs the operator role.")).toBeVisible();
     await expect(page.getByRole("form", { name: "Resolve" })).toHaveCount(0);
@@ -182,9 +180,10 @@ for (const email of ["auditor@demo.test", "approver@demo.test"]) {
   });
 }
 
-test("a request forged from another site is refused before it reaches an action", async ({ page }) => {
+test("a request forged from another site is refused before it reaches an action", async ({ as }) => {
   const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
-  await signInAs(page, "operator@demo.test");
+  const page = await as("operator");
+  await page.goto("/");
   // A page on the same host but another port, posting with the victim's cookie.
   const forged = await callAction(page.request, "claimAction", [{}, { intentId: intent.id }], {
     origin: "http://127.0.0.1:4999",
@@ -204,9 +203,10 @@ test("a request forged from another site is refused before it reaches an action"
   expect(await query("SELECT 1 FROM lookups WHERE intent_id = $1", [intent.id])).toHaveLength(0);
 });
 
-test("bad input gets a clear error and changes nothing", async ({ page }) => {
+test("bad input gets a clear error and changes nothing", async ({ as }) => {
   const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
-  await signInAs(page, "operator@demo.test");
+  const page = await as("operator");
+  await page.goto("/");
   const valid = {
     intentId: intent.id,
     kind: "escalate",
@@ -247,8 +247,9 @@ test("bad input gets a clear error and changes nothing", async ({ page }) => {
   expect(await resolutionsOf(intent.id)).toEqual([]);
 });
 
-test("inbox filters live in the URL, and the CSV export follows them", async ({ page }) => {
-  await signInAs(page, "operator@demo.test");
+test("inbox filters live in the URL, and the CSV export follows them", async ({ as }) => {
+  const page = await as("operator");
+  await page.goto("/");
   await page.goto("/inbox?tenant=globex-travel&claim=unclaimed");
   const rows = page.getByRole("table", { name: "Unknown intents" }).getByRole("row");
   await expect(rows.nth(1)).toBeVisible();
@@ -265,10 +266,11 @@ test("inbox filters live in the URL, and the CSV export follows them", async ({ 
 });
 
 test("bulk: look up the selected unknowns with progress, then accept every exact match in one step", async ({
-  page,
+  as,
 }) => {
   const keys = [SCENARIOS.bulk1.job.intentKey, SCENARIOS.bulk2.job.intentKey];
-  await signInAs(page, "operator@demo.test");
+  const page = await as("operator");
+  await page.goto("/");
   await page.goto("/inbox?q=customer%2Fe2e-bulk");
   for (const key of keys) await page.getByRole("checkbox", { name: `Select ${key}` }).check();
   const bulk = page.getByRole("region", { name: "Bulk actions" });

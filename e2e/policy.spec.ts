@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { request, type APIRequestContext } from "@playwright/test";
 import { mayPerform } from "@/lib/auth/authorize";
 import { ACTION_POLICY, allows, PAGE_POLICY, ROUTE_POLICY, type Access } from "@/lib/auth/policy";
 import type { Role } from "@/lib/auth/roles";
 import { callAction } from "./actions";
-import { clientFor } from "./identities";
+import { expect, test, type Part } from "./fixtures";
+import { BASE_URL } from "./identities";
 import { intentByKey, intentPath, query } from "./ledger";
 import { SCENARIOS } from "./scenarios";
 
@@ -41,12 +42,12 @@ test("every page, route and action in the build has an entry in the policy, and 
   expect(Object.keys(ACTION_POLICY).filter((a) => !actions.includes(a))).toEqual([]);
 });
 
-const IDENTITIES: { email: string | null; roles: Role[] | null }[] = [
-  { email: null, roles: null },
-  { email: "operator@demo.test", roles: ["operator"] },
-  { email: "approver@demo.test", roles: ["approver"] },
-  { email: "auditor@demo.test", roles: ["auditor"] },
-  { email: "admin@demo.test", roles: ["admin"] },
+const IDENTITIES: { part: Part | null; roles: Role[] | null }[] = [
+  { part: null, roles: null },
+  { part: "operator", roles: ["operator"] },
+  { part: "approver", roles: ["approver"] },
+  { part: "auditor", roles: ["auditor"] },
+  { part: "admin", roles: ["admin"] },
 ];
 
 const expected = (access: Access, roles: Role[] | null) => allows(access, roles, mayPerform);
@@ -55,8 +56,13 @@ const expected = (access: Access, roles: Role[] | null) => allows(access, roles,
 const PLAIN_ACTIONS = new Set(["bulkAcceptAction", "verifyChainAction"]);
 
 for (const identity of IDENTITIES) {
-  test(`as ${identity.email ?? "anonymous"}: every page, route and action answers as the policy says`, async () => {
-    const client: APIRequestContext = await clientFor(identity.email);
+  test(`as ${identity.part ?? "anonymous"}: every page, route and action answers as the policy says`, async ({
+    freshClientAs,
+  }) => {
+    // A session of its own: signing out at the end must not end the worker's shared one.
+    const client: APIRequestContext = identity.part
+      ? await freshClientAs(identity.part)
+      : await request.newContext({ baseURL: BASE_URL });
     const spare = await intentByKey(SCENARIOS.spare.job.intentKey);
     const [resolution] = await query<{ id: string }>("SELECT id FROM resolutions LIMIT 1");
     const concrete: Record<string, string> = {
@@ -110,6 +116,6 @@ for (const identity of IDENTITIES) {
       expect((await client.get("/api/overview")).status()).toBe(401);
     }
     expect(problems).toEqual([]);
-    await client.dispose();
+    if (!identity.part) await client.dispose();
   });
 }

@@ -2,12 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { formatAge, formatAmount, intentPath } from "@/lib/format";
 import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
 import { claimAction } from "../intents/[tenant]/[key]/actions";
 import { BulkBar } from "./bulk-bar";
+import { InboxFiltersForm } from "./inbox-filters";
+import { useInboxKeyboard } from "./use-inbox-keyboard";
 import type { InboxData, InboxRowJson } from "./types";
 
 export type { InboxData };
@@ -29,15 +30,7 @@ async function fetchInbox(query: string): Promise<InboxData> {
   return (await response.json()) as InboxData;
 }
 
-function typing(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
-  );
-}
-
 export function InboxView({ initial, filters, tenants, providers, canAct, userId }: Props) {
-  const router = useRouter();
   const query = filtersToQuery(filters, true);
   const { data, isFetching, isError, refetch } = useQuery({
     queryKey: ["inbox", query],
@@ -81,143 +74,22 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
     [refetch],
   );
 
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if (event.metaKey || event.ctrlKey || event.altKey) return;
-      if (event.key === "/" && !typing(event.target)) {
-        event.preventDefault();
-        searchRef.current?.focus();
-        return;
-      }
-      if (typing(event.target)) return;
-      const row = rows[activeIndex];
-      if (event.key === "j" || event.key === "ArrowDown") {
-        event.preventDefault();
-        move(1);
-      } else if (event.key === "k" || event.key === "ArrowUp") {
-        event.preventDefault();
-        move(-1);
-      } else if ((event.key === "Enter" || event.key === "o") && row) {
-        event.preventDefault();
-        router.push(intentPath(row));
-      } else if (event.key === "c" && row && canAct) {
-        event.preventDefault();
-        void claim(row);
-      } else if (event.key === "x" && row && canAct) {
-        event.preventDefault();
-        setSelected((s) => {
-          const next = new Map(s);
-          if (next.has(row.id)) next.delete(row.id);
-          else next.set(row.id, row);
-          return next;
-        });
-      }
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [rows, activeIndex, move, router, canAct, claim]);
+  const toggle = useCallback((row: InboxRowJson) => {
+    setSelected((s) => {
+      const next = new Map(s);
+      if (next.has(row.id)) next.delete(row.id);
+      else next.set(row.id, row);
+      return next;
+    });
+  }, []);
+
+  useInboxKeyboard({ rows, activeIndex, move, canAct, claim, searchRef, toggle });
 
   const selectedRows = useMemo(() => [...selected.values()], [selected]);
 
-  function applyFilters(form: HTMLFormElement) {
-    const data = new FormData(form);
-    const next: Record<string, string> = {};
-    for (const [k, v] of data) if (typeof v === "string" && v !== "") next[k] = v;
-    router.push(`/inbox?${new URLSearchParams(next)}`);
-  }
-
-  const exportQuery = filtersToQuery(filters);
   return (
     <div className="space-y-3">
-      <form
-        aria-label="Inbox filters"
-        className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3 text-sm"
-        onSubmit={(e) => {
-          e.preventDefault();
-          applyFilters(e.currentTarget);
-        }}
-      >
-        <label className="flex flex-col">
-          <span className="text-xs text-slate-600">Search (key, workflow, customer or provider id)</span>
-          <input
-            ref={searchRef}
-            name="q"
-            type="search"
-            defaultValue={filters.q ?? ""}
-            className="w-80 rounded border border-slate-300 px-2 py-1"
-            placeholder="invoice:inv_42:collect:v1"
-          />
-        </label>
-        <Select label="Tenant" name="tenant" value={filters.tenant} options={tenants} />
-        <Select label="Provider" name="provider" value={filters.provider} options={providers} />
-        <Select
-          label="Age"
-          name="age"
-          value={filters.age}
-          options={[
-            { id: "over_window", name: "Past response window" },
-            { id: "over_1h", name: "Older than 1 h" },
-            { id: "over_24h", name: "Older than 24 h" },
-          ]}
-          anyLabel="Any age"
-        />
-        <label className="flex flex-col">
-          <span className="text-xs text-slate-600">Amount from</span>
-          <input
-            name="min"
-            type="number"
-            min="0"
-            step="any"
-            defaultValue={filters.min ?? ""}
-            className="w-24 rounded border border-slate-300 px-2 py-1"
-          />
-        </label>
-        <label className="flex flex-col">
-          <span className="text-xs text-slate-600">Amount to</span>
-          <input
-            name="max"
-            type="number"
-            min="0"
-            step="any"
-            defaultValue={filters.max ?? ""}
-            className="w-24 rounded border border-slate-300 px-2 py-1"
-          />
-        </label>
-        <Select
-          label="Claim"
-          name="claim"
-          value={filters.claim}
-          options={[
-            { id: "unclaimed", name: "Unclaimed" },
-            { id: "claimed", name: "Claimed" },
-            { id: "mine", name: "Mine" },
-          ]}
-          anyLabel="Anyone's"
-        />
-        <Select
-          label="Needs operator"
-          name="needsOperator"
-          value={filters.needsOperator}
-          options={[
-            { id: "1", name: "Needs operator" },
-            { id: "0", name: "Not flagged" },
-          ]}
-          anyLabel="Either"
-        />
-        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white">
-          Filter
-        </button>
-        <Link href="/inbox" className="px-1 py-1.5 text-slate-600 underline">
-          Reset
-        </Link>
-        <a
-          href={`/api/inbox/export?${exportQuery}`}
-          className="ml-auto rounded border border-slate-300 px-3 py-1.5"
-          download
-        >
-          Export CSV
-        </a>
-      </form>
+      <InboxFiltersForm filters={filters} tenants={tenants} providers={providers} searchRef={searchRef} />
 
       <div className="flex items-center gap-3 text-xs text-slate-600">
         <span aria-live="polite">
@@ -385,37 +257,5 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         )}
       </nav>
     </div>
-  );
-}
-
-function Select({
-  label,
-  name,
-  value,
-  options,
-  anyLabel = "All",
-}: {
-  label: string;
-  name: string;
-  value: string | undefined;
-  options: Option[];
-  anyLabel?: string;
-}) {
-  return (
-    <label className="flex flex-col">
-      <span className="text-xs text-slate-600">{label}</span>
-      <select
-        name={name}
-        defaultValue={value === "any" ? "" : (value ?? "")}
-        className="rounded border border-slate-300 px-2 py-1"
-      >
-        <option value="">{anyLabel}</option>
-        {options.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.name}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

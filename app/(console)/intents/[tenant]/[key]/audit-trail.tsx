@@ -1,0 +1,49 @@
+import { formatUtc } from "@/lib/format";
+import type { IntentPageData } from "./load";
+
+const time = formatUtc;
+
+export function AuditTrail({ audit }: { audit: IntentPageData["audit"] }) {
+  return (
+    <section aria-labelledby="trail" className="rounded border border-slate-200 bg-white p-4">
+      <h2 id="trail" className="mb-2 font-semibold">
+        Audit trail
+      </h2>
+      <table className="w-full text-sm" aria-label="Audit trail">
+        <thead>
+          <tr className="text-left text-xs text-slate-600">
+            <th className="py-1">When</th>
+            <th>Who</th>
+            <th>Action</th>
+            <th>Status</th>
+            <th>Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {audit.length === 0 && (
+            <tr>
+              <td colSpan={5} className="py-2 text-slate-600">
+                No operator action yet.
+              </td>
+            </tr>
+          )}
+          {audit.map((e) => (
+            <tr key={String(e.seq)} className="border-t border-slate-100">
+              <td className="py-1 whitespace-nowrap">{time(e.occurredAt)}</td>
+              <td>{e.actorEmail ?? "system"}</td>
+              <td>{e.action}</td>
+              <td>
+                {e.beforeStatus && e.afterStatus
+                  ? e.beforeStatus === e.afterStatus
+                    ? e.afterStatus
+                    : `${e.beforeStatus} → ${e.afterStatus}`
+                  : "—"}
+              </td>
+              <td className="text-slate-600">{e.reason ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
