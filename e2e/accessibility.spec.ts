@@ -20,7 +20,7 @@ const SCREENS: [Part, string[]][] = [
   ["operator", ["/", "/inbox", "/metrics", "/providers", "INTENT"]],
   ["approver", ["/approvals"]],
   ["auditor", ["/audit", "STORY"]],
-  ["admin", ["/admin/users", "/settings/thresholds", "/forbidden"]],
+  ["admin", ["/admin/users", "/settings/thresholds", "/settings/reconciler", "/forbidden"]],
 ];
 
 for (const [part, paths] of SCREENS) {

@@ -84,7 +84,12 @@ const ACTIONS: Target[] = [
   {
     who: "admin",
     name: "saveThresholdAction",
-    fields: ["tenantId", "currency", "thresholdMinor", "dualThresholdMinor"],
+    fields: ["tenantId", "currency", "thresholdMinor", "dualThresholdMinor", "autoResolveBelowMinor"],
+  },
+  {
+    who: "admin",
+    name: "saveReconcilePolicyAction",
+    fields: ["tenantId", "providerId", "mode", "redispatch", "maxRedispatches", "reason"],
   },
   { who: "admin", name: "revokeSessionsAction", fields: ["userId", "reason"] },
 ];

@@ -23,7 +23,7 @@ export const USERS = [
   {
     email: "admin@demo.test",
     roles: ["Admin"],
-    nav: ["Overview", "Metrics", "Providers", "Users", "Thresholds"],
+    nav: ["Overview", "Metrics", "Providers", "Users", "Thresholds", "Reconciler"],
   },
 ] as const;
 

@@ -39,6 +39,13 @@ const schema = z
     // npm run demo: the console's port; npm run sweeper: how often it runs.
     PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
+    // npm run reconciler: the pause between passes, and how many intents one pass leases.
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+    RECONCILE_BATCH: z.coerce.number().int().min(1).max(1_000).default(50),
+    // How long a reconciler holds what it picked (and a redispatched intent's lease).
+    RECONCILE_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+    // The console runs a reconciler itself (npm run demo: the embedded database allows one process).
+    RECONCILER_IN_CONSOLE: z.enum(["0", "1"]).default("0"),
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   })
   .superRefine((e, ctx) => {

@@ -15,6 +15,7 @@ export const SCREENS: readonly Screen[] = [
   screen("/providers", "Providers"),
   screen("/admin/users", "Users"),
   screen("/settings/thresholds", "Thresholds"),
+  screen("/settings/reconciler", "Reconciler"),
 ];
 
 export function screensFor(roles: readonly Role[]): Screen[] {

@@ -8,10 +8,15 @@ import { toolEnv } from "@/tools/env";
 import { spawnSandbox } from "@/tools/sandbox/process";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/seed/demo";
 import { buildSimulatedLedger } from "@/tools/simulator/ledger";
+import { reconcilerActor } from "@/lib/reconcile/actor";
+import { reconcilerOwner } from "@/lib/reconcile/loop";
+import { reconcileUntilIdle } from "@/lib/reconcile/reconcile";
+import { enableDemoReconciler } from "@/lib/seed/reconciler";
 
 // npm run demo — migrate the database (embedded unless DATABASE_URL is set), start the
 // sandbox provider, build a ledger from simulated traffic against it on first run,
-// then build and start the console and say where to sign in.
+// let the reconciler settle what a lookup settles, then build and start the console
+// (which keeps reconciling) and say where to sign in.
 const env = getEnv();
 const port = env.PORT;
 const sandboxPort = toolEnv().SANDBOX_PORT;
@@ -57,6 +62,24 @@ try {
     log(
       `Ledger: ${summary.intents} intents, ${summary.unknown} unknown, ${summary.duplicateEffects} duplicate effects at the provider`,
     );
+    // The reconciler settles what a lookup settles before anyone signs in; the console
+    // keeps running it (below). What is left in the inbox needs a person's judgement.
+    await enableDemoReconciler(database.prisma);
+    log("Reconciler: looking up every unknown intent…");
+    const counts = await reconcileUntilIdle({
+      db: database.prisma,
+      settings: {
+        defaultBaseUrl: sandbox.url,
+        stripeApiKey: env.STRIPE_API_KEY,
+        timeoutMs: env.PROVIDER_TIMEOUT_MS,
+      },
+      actor: await reconcilerActor(database.prisma),
+      owner: reconcilerOwner(),
+      batch: env.RECONCILE_BATCH,
+    });
+    log(
+      `Reconciler: ${counts.confirmed} confirmed, ${counts.redispatched} sent again with their own key, ${counts.escalated} handed to people, ${counts.retryLater} to look at again`,
+    );
   } else {
     log("Ledger already present");
   }
@@ -80,7 +103,13 @@ if (build.status !== 0) {
 
 const server = spawn("npx", ["next", "start", "-p", String(port)], {
   stdio: ["ignore", "inherit", "inherit"],
-  env: { ...process.env, SANDBOX_URL: sandbox.url, NEXT_TELEMETRY_DISABLED: "1" },
+  // The console runs the reconciler itself (the embedded database allows one process).
+  env: {
+    ...process.env,
+    SANDBOX_URL: sandbox.url,
+    NEXT_TELEMETRY_DISABLED: "1",
+    RECONCILER_IN_CONSOLE: "1",
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

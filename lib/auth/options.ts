@@ -60,7 +60,9 @@ export function authOptions(): NextAuthOptions {
       async signIn({ user, account }) {
         if (account?.provider !== "oidc") return false;
         const email = user.email ? normalizeEmail(user.email) : null;
-        const known = email ? await db.user.findUnique({ where: { email } }) : null;
+        const found = email ? await db.user.findUnique({ where: { email } }) : null;
+        // Machine actors (the reconciler) never sign in, whatever an identity provider says.
+        const known = found?.system ? null : found;
         await db.$transaction((tx) =>
           appendAudit(tx, {
             actor: known
@@ -80,7 +82,7 @@ export function authOptions(): NextAuthOptions {
       async jwt({ token, user, account }) {
         if (user && account?.provider === "oidc") {
           const row = await db.user.findUnique({ where: { email: normalizeEmail(user.email ?? "") } });
-          if (row) {
+          if (row && !row.system) {
             const session = await startSession(db, row.id, "oidc", env.SESSION_MAX_AGE_SECONDS);
             token.uid = row.id;
             token.sid = session.id;

@@ -34,6 +34,7 @@ export const PAGE_POLICY = {
   "/providers": { roles: EVERYONE },
   "/admin/users": { roles: ["admin"] },
   "/settings/thresholds": { roles: ["admin"] },
+  "/settings/reconciler": { roles: ["admin"] },
   "/forbidden": { signedIn: true },
   "/login": { public: true },
   "/_not-found": { public: true },
@@ -66,6 +67,7 @@ export const ACTION_POLICY = {
   bulkAcceptAction: { duty: "resolve" },
   decideAction: { duty: "decide" },
   saveThresholdAction: { duty: "administer" },
+  saveReconcilePolicyAction: { duty: "administer" },
   revokeSessionsAction: { duty: "administer" },
   verifyChainAction: { duty: "verify_audit" },
 } as const satisfies Record<string, Access>;

@@ -30,11 +30,11 @@ export async function liveSessionUser(db: Db, sessionId: string, userId: string,
       userId: true,
       expiresAt: true,
       revokedAt: true,
-      user: { select: { id: true, email: true, name: true, roles: true, disabled: true } },
+      user: { select: { id: true, email: true, name: true, roles: true, disabled: true, system: true } },
     },
   });
   if (!session || session.userId !== userId || session.revokedAt || session.expiresAt <= now) return null;
-  if (session.user.disabled) return null;
+  if (session.user.disabled || session.user.system) return null;
   return session.user;
 }
 

@@ -3,7 +3,7 @@ import { prepareCompensation } from "@/lib/ledger/compensation";
 import { beginDispatch, confirm, markUnknown, reject, retryAttempt } from "@/lib/ledger/dispatch";
 import { LedgerError, prepare } from "@/lib/ledger/protocol";
 import type { CrashPoint } from "./crash-points";
-import { plan } from "./plan";
+import { plan, type Planned } from "./plan";
 import type { EffectJob, JobResult, WorkerDeps } from "./types";
 
 export { CRASH_POINTS } from "./crash-points";
@@ -67,6 +67,23 @@ export async function runEffect(deps: WorkerDeps, job: EffectJob): Promise<JobRe
   }
   await crash("after_dispatch");
 
+  return sendDispatched(deps, dispatch, planned, result);
+}
+
+/**
+ * Sends a dispatched intent's request and records the answer: receipt, rejection, or
+ * unknown. Retries with the same key only what is safe to retry (nothing ran, or an
+ * idempotent provider's 5xx). Used by runEffect and by the reconciler's redispatch.
+ */
+export async function sendDispatched(
+  deps: WorkerDeps,
+  dispatch: { intent: EffectIntent; attempt: { id: string } },
+  planned: Pick<Planned, "call" | "idempotent">,
+  result: (intent: EffectIntent | null, outcome: JobResult["outcome"], detail?: string) => JobResult,
+): Promise<JobResult> {
+  const now = deps.now ?? (() => new Date());
+  const crash = async (point: CrashPoint) => deps.crash?.(point);
+  const intent = dispatch.intent;
   let attempt = dispatch.attempt;
   for (let n = 1; ; n++) {
     const outcome = await planned.call();
@@ -75,6 +92,7 @@ export async function runEffect(deps: WorkerDeps, job: EffectJob): Promise<JobRe
       owner: deps.workerId,
       attemptId: attempt.id,
       audit: deps.audit,
+      settledBy: deps.settledBy,
     };
     try {
       switch (outcome.kind) {

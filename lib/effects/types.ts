@@ -54,6 +54,8 @@ export type WorkerDeps = {
   crash?: (point: CrashPoint) => void | Promise<void>;
   /** Audit each transition (when a person, not a workflow, drives this effect). */
   audit?: TransitionAudit;
+  /** Who settles an unknown intent this send ends (the reconciler's redispatch). */
+  settledBy?: "reconciler";
   /** The worker's clock (the simulator runs on a virtual one). */
   now?: () => Date;
 };

@@ -103,6 +103,8 @@ export type Completion = {
   attemptId: string;
   providerRequestId?: string | null;
   audit?: TransitionAudit;
+  /** Who settles an intent that was unknown when this dispatch ends it (a redispatch). */
+  settledBy?: "reconciler";
   /** Runs inside the transaction before it commits (crash injection in tests). */
   beforeCommit?: () => void | Promise<void>;
 };
@@ -124,11 +126,18 @@ async function complete(
         `Intent ${intent.intentKey} is ${intent.status}${intent.leaseOwner ? ` leased by ${intent.leaseOwner}` : ""}; ${c.owner} no longer holds it`,
       );
     }
+    // When it became unknown (first time only), and who settled it once it was.
+    const settled =
+      event === "timeout"
+        ? { unknownSince: intent.unknownSince ?? now }
+        : intent.unknownSince && c.settledBy
+          ? { settledAt: now, settledBy: c.settledBy }
+          : {};
     const after = await compareAndSet(
       tx,
       intent,
       event,
-      { ...intentData, leaseOwner: null, leaseExpiresAt: null, updatedAt: now },
+      { ...intentData, ...settled, leaseOwner: null, leaseExpiresAt: null, updatedAt: now },
       { leaseOwner: c.owner },
     );
     await tx.effectAttempt.update({
@@ -198,7 +207,8 @@ export async function sweepExpiredLeases(db: PrismaClient, now = new Date()): Pr
   return db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       UPDATE effect_intents
-         SET status = 'unknown', version = version + 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+         SET status = 'unknown', version = version + 1, lease_owner = NULL, lease_expires_at = NULL,
+             unknown_since = COALESCE(unknown_since, ${now}), updated_at = ${now}
        WHERE status = 'dispatched' AND lease_expires_at < ${now}
    RETURNING id`;
     const ids = rows.map((r) => r.id);

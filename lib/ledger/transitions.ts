@@ -15,6 +15,7 @@ export const LEDGER_EVENTS = [
   "escalate", // operator: evidence is ambiguous; stays unknown, needs an operator
   "start_compensation", // a compensating intent was created for this effect
   "compensation_confirmed", // the compensating intent was confirmed with a receipt
+  "redispatch", // reconciler: the provider proved it absent and keeps the key; send again with it
 ] as const;
 
 export type LedgerEvent = (typeof LEDGER_EVENTS)[number];
@@ -33,6 +34,9 @@ const RULES: Record<LedgerEvent, Partial<Record<IntentStatus, IntentStatus>>> = 
   // Compensating an effect that happened: confirmed, or unknown with evidence it happened.
   start_compensation: { confirmed: "compensating", unknown: "compensating" },
   compensation_confirmed: { compensating: "compensated" },
+  // Only with evidence, under the intent's lock (lib/reconcile/redispatch.ts): an absent
+  // lookup after the visibility delay, the key still within the provider's retention.
+  redispatch: { unknown: "dispatched" },
 };
 
 export type Transition =

@@ -18,7 +18,12 @@ export async function applyIn(
   resolution: Resolution,
   now: Date,
 ): Promise<{ resolution: Resolution; intent: EffectIntent; audit: AuditInput }> {
-  const cleared = { claimedById: null, claimExpiresAt: null, updatedAt: now };
+  // Leaving unknown (anything but an escalation) settles it: by the reconciler or a person.
+  const settled =
+    intent.status === "unknown" && resolution.kind !== "escalate"
+      ? { settledAt: now, settledBy: actor.system ? "reconciler" : "person" }
+      : {};
+  const cleared = { claimedById: null, claimExpiresAt: null, updatedAt: now, ...settled };
   let after = intent.status;
   let compensationIntentId: string | null = null;
   switch (resolution.kind) {

@@ -1,13 +1,13 @@
 import type { Lookup, PrismaClient } from "@/prisma/generated/client";
 import type { Prisma } from "@/prisma/generated/client";
 import { appendAudit } from "@/lib/audit/append";
+import { takeProviderToken } from "@/lib/providers/rate-limit";
 import { providerAdapter, type ProviderSettings } from "@/lib/providers/registry";
 import type { LookupMethod, LookupResult } from "@/lib/providers/types";
 import { auditActor, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { ResolutionError } from "./errors";
 import { loadIntentForActor } from "./load";
-import { rateLimiter } from "./rate-limit";
 
 /**
  * An operator asks the provider about an intent. The lookup is recorded with its
@@ -34,7 +34,7 @@ export async function lookupForOperator(
     where: { intentId: intent.id },
     orderBy: { attemptNo: "asc" },
   });
-  await rateLimiter(provider.id, provider.rateLimitPerSecond).take();
+  await takeProviderToken(db, provider.id, provider.rateLimitPerSecond);
   const startedAt = now();
   const result = await providerAdapter(provider, settings).lookup(intent, attempts, input.method, startedAt);
   const lookup = await db.$transaction(async (tx) => {

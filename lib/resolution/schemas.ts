@@ -105,10 +105,22 @@ const minorUnits = (label: string) =>
     .transform((v) => BigInt(v));
 
 export const thresholdInput = formInput(
-  z.object({
-    tenantId: oneLineText("Tenant", 1, 64),
-    currency: z.string().regex(/^[A-Z]{3}$/, "Currency is three capital letters."),
-    thresholdMinor: minorUnits("One-approver threshold"),
-    dualThresholdMinor: minorUnits("Two-approver threshold").optional(),
-  }),
+  z
+    .object({
+      tenantId: oneLineText("Tenant", 1, 64),
+      currency: z.string().regex(/^[A-Z]{3}$/, "Currency is three capital letters."),
+      thresholdMinor: minorUnits("One-approver threshold"),
+      dualThresholdMinor: minorUnits("Two-approver threshold").optional(),
+      /** Below this the reconciler may confirm on its own; absent (an empty field): never. */
+      autoResolveBelowMinor: minorUnits("Reconciler may confirm below").optional(),
+    })
+    .superRefine((v, ctx) => {
+      // Above the approval threshold people decide; setThreshold refuses it too.
+      if (v.autoResolveBelowMinor !== undefined && v.autoResolveBelowMinor > v.thresholdMinor)
+        ctx.addIssue({
+          code: "custom",
+          path: ["autoResolveBelowMinor"],
+          message: `Reconciler may confirm below: at most the one-approver threshold (${v.thresholdMinor}); above it, people decide.`,
+        });
+    }),
 );

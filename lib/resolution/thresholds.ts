@@ -9,7 +9,14 @@ import { ResolutionError } from "./errors";
 export async function setThreshold(
   db: PrismaClient,
   admin: Actor,
-  input: { tenantId: string; currency: string; thresholdMinor: bigint; dualThresholdMinor: bigint | null },
+  input: {
+    tenantId: string;
+    currency: string;
+    thresholdMinor: bigint;
+    dualThresholdMinor: bigint | null;
+    /** Below this the reconciler may confirm on its own; undefined keeps what is set. */
+    autoResolveBelowMinor?: bigint | null;
+  },
   now = new Date(),
 ) {
   return transaction(db, async (tx) => {
@@ -18,6 +25,12 @@ export async function setThreshold(
       throw new ResolutionError(
         "invalid",
         "The two-approver threshold must be at or above the one-approver threshold.",
+      );
+    }
+    if (input.autoResolveBelowMinor != null && input.autoResolveBelowMinor > input.thresholdMinor) {
+      throw new ResolutionError(
+        "invalid",
+        "The auto-resolve limit must be at or below the one-approver threshold: above it, people decide.",
       );
     }
     const tenant = await tx.tenant.findUnique({ where: { id: input.tenantId } });
@@ -32,12 +45,14 @@ export async function setThreshold(
         currency: input.currency,
         thresholdMinor: input.thresholdMinor,
         dualThresholdMinor: input.dualThresholdMinor,
+        autoResolveBelowMinor: input.autoResolveBelowMinor ?? null,
         updatedById: admin.id,
         updatedAt: now,
       },
       update: {
         thresholdMinor: input.thresholdMinor,
         dualThresholdMinor: input.dualThresholdMinor,
+        autoResolveBelowMinor: input.autoResolveBelowMinor,
         updatedById: admin.id,
         updatedAt: now,
       },
@@ -55,11 +70,13 @@ export async function setThreshold(
           ? {
               thresholdMinor: before.thresholdMinor.toString(),
               dualThresholdMinor: before.dualThresholdMinor?.toString() ?? null,
+              autoResolveBelowMinor: before.autoResolveBelowMinor?.toString() ?? null,
             }
           : null,
         after: {
           thresholdMinor: after.thresholdMinor.toString(),
           dualThresholdMinor: after.dualThresholdMinor?.toString() ?? null,
+          autoResolveBelowMinor: after.autoResolveBelowMinor?.toString() ?? null,
         },
       },
       occurredAt: now,

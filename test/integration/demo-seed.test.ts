@@ -7,6 +7,9 @@ import { buildSimulatedLedger } from "@/tools/simulator/ledger";
 import type { HistorySummary } from "@/tools/simulator/history";
 import type { SimulationSummary, TruthCheck } from "@/tools/simulator/simulate";
 import { verifyAuditChain } from "@/lib/audit/verify";
+import { reconcilerActor } from "@/lib/reconcile/actor";
+import { reconcileUntilIdle } from "@/lib/reconcile/reconcile";
+import { enableDemoReconciler } from "@/lib/seed/reconciler";
 import { startSandbox, type SandboxProcess } from "@/test/support/processes";
 import { freshPglite } from "./support";
 
@@ -101,6 +104,28 @@ describe("the demo ledger on the embedded database", () => {
     expect(overview.totals.unknown).toBe(
       await database.prisma.effectIntent.count({ where: { status: "unknown" } }),
     );
+  });
+
+  it("lets the reconciler settle what a lookup settles on the embedded database, and no more", async () => {
+    const db = database.prisma;
+    await enableDemoReconciler(db);
+    const counts = await reconcileUntilIdle({
+      db,
+      settings: { defaultBaseUrl: sandbox.url, stripeApiKey: "sk_test_sandbox", timeoutMs: 3_000 },
+      actor: await reconcilerActor(db),
+      owner: "demo-test",
+    });
+    expect(counts.confirmed).toBeGreaterThan(0);
+    // What is left unknown waits for people, each with the reason the reconciler gave.
+    const left = await db.effectIntent.findMany({
+      where: { status: "unknown" },
+      include: { reconciliation: true },
+    });
+    for (const i of left) {
+      expect(i.needsOperator || i.reconciliation?.state === "active").toBe(true);
+      if (i.reconciliation?.state === "escalated") expect(i.reconciliation.lastReason).toBeTruthy();
+    }
+    expect((await verifyAuditChain(db)).ok).toBe(true);
   });
 
   it("survives a reopen of the embedded database", async () => {

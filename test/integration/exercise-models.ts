@@ -61,6 +61,9 @@ export async function exerciseEveryModel(prisma: PrismaClient) {
       claimExpiresAt: new Date(),
       lastAttemptAt: new Date(),
       resolvedAt: null,
+      unknownSince: new Date(),
+      settledAt: null,
+      settledBy: null,
     },
   });
   const refund = await prisma.effectIntent.create({
@@ -138,8 +141,44 @@ export async function exerciseEveryModel(prisma: PrismaClient) {
       currency: "EUR",
       thresholdMinor: 100_000n,
       dualThresholdMinor: 1_000_000n,
+      autoResolveBelowMinor: 20_000n,
       updatedById: user.id,
     },
+  });
+  const system = await prisma.user.create({
+    data: { email: "machine@reckon.invalid", name: "Machine", roles: ["operator"], system: true },
+  });
+  await prisma.reconcilePolicy.create({
+    data: {
+      tenantId: tenant.id,
+      providerId: provider.id,
+      mode: "dry_run",
+      redispatch: false,
+      maxRedispatches: 3,
+      updatedById: user.id,
+    },
+  });
+  await prisma.reconciliation.create({
+    data: {
+      intentId: intent.id,
+      tenantId: tenant.id,
+      providerId: provider.id,
+      state: "escalated",
+      deadline: new Date(),
+      nextAt: new Date(),
+      tries: 2,
+      redispatches: 1,
+      lastOutcome: "absent",
+      lastAction: "escalated",
+      lastReason: "retries ran out",
+      lastLookupId: lookup.id,
+      lastTriedAt: new Date(),
+      leasedBy: system.email,
+      leaseUntil: new Date(),
+    },
+  });
+  await prisma.providerRateBucket.create({
+    data: { providerId: provider.id, tokens: 2.5, refilledAt: new Date() },
   });
   await prisma.keyConflict.create({
     data: {
@@ -172,8 +211,10 @@ export async function exerciseEveryModel(prisma: PrismaClient) {
         include: { approvals: { include: { approver: true } }, proposedBy: true, lookup: true },
       },
       compensations: true,
+      reconciliation: true,
     },
   });
+  expect(loaded.reconciliation).toMatchObject({ state: "escalated", lastOutcome: "absent", redispatches: 1 });
   expect(loaded.amountMinor).toBe(9_007_199_254_740_993n);
   expect(loaded.provider.lookupMethods).toEqual([
     "idempotency_key",
@@ -200,6 +241,9 @@ export async function exerciseEveryModel(prisma: PrismaClient) {
     prisma.approvalThreshold.findMany(),
     prisma.keyConflict.findMany(),
     prisma.auditEvent.findMany(),
+    prisma.reconcilePolicy.findMany({ include: { tenant: true, provider: true, updatedBy: true } }),
+    prisma.reconciliation.findMany({ include: { intent: true } }),
+    prisma.providerRateBucket.findMany(),
   ])) {
     expect(rows.length).toBeGreaterThan(0);
   }

@@ -27,7 +27,7 @@ export type LedgerFixture = {
   /** Creates extra users with the given roles (e.g. many approvers for a race). */
   addUsers(prefix: string, count: number, roles: Role[]): Promise<Actor[]>;
   /** A USD charge of acme-shop made through the real protocol under the given fault scenario. */
-  charge(amountMinor: number, scenario?: Scenario): Promise<EffectIntent>;
+  charge(amountMinor: number, scenario?: Scenario, agoMs?: number): Promise<EffectIntent>;
   /** The workflow step behind each charge, by intent key: a worker retrying it sends the same request. */
   jobs: Map<string, EffectJob>;
   lookUp(intentId: string, actor?: Actor): Promise<{ id: string; outcome: string }>;
@@ -70,7 +70,7 @@ export async function ledgerFixture(prefix: string): Promise<LedgerFixture> {
       await database.prisma.user.createMany({ data: users });
       return users.map((u) => ({ id: u.id, email: u.email, roles }));
     },
-    async charge(amountMinor, scenario = "charged_answer_lost") {
+    async charge(amountMinor, scenario = "charged_answer_lost", agoMs) {
       n += 1;
       const id = `${prefix}${n}_${randomUUID().slice(0, 6)}`;
       const job: EffectJob = {
@@ -87,7 +87,7 @@ export async function ledgerFixture(prefix: string): Promise<LedgerFixture> {
         customerRef: `invoice/inv_${id}`,
       };
       fixture.jobs.set(job.intentKey, job);
-      await runScenario(database.prisma, sandbox.url, job, scenario);
+      await runScenario(database.prisma, sandbox.url, job, scenario, agoMs);
       return database.prisma.effectIntent.findUniqueOrThrow({
         where: { tenantId_intentKey: { tenantId: "acme-shop", intentKey: job.intentKey } },
       });

@@ -94,3 +94,31 @@ export async function runWorker(job: EffectJob, env: Record<string, string>): Pr
   await run.done;
   return run;
 }
+
+export type ReconcilerRun = {
+  child: ChildProcess;
+  /** Every JSON line it printed (passes; with --once, the last is the total). */
+  lines: Record<string, unknown>[];
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+/** `npm run reconciler` as its own process (node with tsx's loader, so SIGKILL ends it). */
+export function startReconciler(env: Record<string, string>, args: string[] = []): ReconcilerRun {
+  const child = spawn(process.execPath, [...NODE_ARGS, "scripts/reconciler.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines: Record<string, unknown>[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    try {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // a log line
+    }
+  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, lines, done };
+}

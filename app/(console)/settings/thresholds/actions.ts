@@ -13,6 +13,8 @@ export const saveThresholdAction = actionFor("administer")
     const saved = await setThreshold(db, ctx.actor, {
       ...parsedInput,
       dualThresholdMinor: parsedInput.dualThresholdMinor ?? null,
+      // The form always posts the field: empty means the reconciler never confirms.
+      autoResolveBelowMinor: parsedInput.autoResolveBelowMinor ?? null,
     });
     refresh();
     return { tenantId: saved.tenantId, currency: saved.currency, savedAt: saved.updatedAt };

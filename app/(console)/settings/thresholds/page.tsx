@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { screenRoles } from "@/lib/nav";
@@ -19,7 +20,12 @@ export default async function ThresholdsPage() {
         <p className="text-sm text-slate-600">
           Per tenant and currency, in minor units. At or above the first, a resolution waits for one approver;
           at or above the second, for two different approvers. Compensating a payment always needs one. Every
-          change is audited.
+          change is audited. Below the auto-resolve limit (“Reconciler may confirm below”, at most the
+          one-approver threshold; empty: never) the{" "}
+          <Link href="/settings/reconciler" className="text-blue-800 underline">
+            reconciler
+          </Link>{" "}
+          may confirm a receipt the provider holds exactly, without a person.
         </p>
       </div>
       <table
@@ -32,6 +38,7 @@ export default async function ThresholdsPage() {
             <th className="p-2">Currency</th>
             <th className="p-2">One approver from</th>
             <th className="p-2">Two approvers from</th>
+            <th className="p-2">Reconciler may confirm below</th>
             <th className="p-2">Last changed</th>
             <th className="p-2" />
           </tr>
@@ -44,6 +51,7 @@ export default async function ThresholdsPage() {
               currency={t.currency}
               thresholdMinor={t.thresholdMinor.toString()}
               dualThresholdMinor={t.dualThresholdMinor?.toString() ?? ""}
+              autoResolveBelowMinor={t.autoResolveBelowMinor?.toString() ?? ""}
               changed={`${t.updatedBy?.name ?? "system"}, ${t.updatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`}
             />
           ))}

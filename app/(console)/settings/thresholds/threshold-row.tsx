@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import { ActionAlert } from "@/components/action-feedback";
+import { ActionAlert, FieldError, fieldError } from "@/components/action-feedback";
+import { formatAmount } from "@/lib/format";
 import { saveThresholdAction } from "./actions";
 
 type Props = {
@@ -9,6 +10,8 @@ type Props = {
   currency: string;
   thresholdMinor: string;
   dualThresholdMinor: string;
+  /** The saved auto-resolve limit; empty: the reconciler never confirms in this currency. */
+  autoResolveBelowMinor: string;
   changed: string;
 };
 
@@ -16,10 +19,13 @@ type Props = {
  * One tenant and currency. The row's inputs belong to a form in its last cell (a form
  * may not wrap a table row), so it posts with or without JavaScript.
  */
-export function ThresholdRow({ tenantId, currency, thresholdMinor, dualThresholdMinor, changed }: Props) {
+export function ThresholdRow(props: Props) {
+  const { tenantId, currency, thresholdMinor, dualThresholdMinor, autoResolveBelowMinor, changed } = props;
   const [state, formAction, pending] = useActionState(saveThresholdAction, {});
   const [single, setSingle] = useState(thresholdMinor);
   const [dual, setDual] = useState(dualThresholdMinor);
+  const [autoLimit, setAutoLimit] = useState(autoResolveBelowMinor);
+  const autoError = fieldError(state, "autoResolveBelowMinor");
   const label = `${tenantId} ${currency}`;
   const formId = `threshold-${tenantId}-${currency}`;
   return (
@@ -48,6 +54,24 @@ export function ThresholdRow({ tenantId, currency, thresholdMinor, dualThreshold
           inputMode="numeric"
           className="w-32 rounded border border-slate-300 px-2 py-1"
         />
+      </td>
+      <td className="p-2">
+        <input
+          form={formId}
+          name="autoResolveBelowMinor"
+          aria-label={`Reconciler may confirm below, ${label}`}
+          aria-invalid={autoError ? true : undefined}
+          aria-describedby={`${formId}-auto-error`}
+          value={autoLimit}
+          onChange={(e) => setAutoLimit(e.target.value)}
+          inputMode="numeric"
+          placeholder="never"
+          className="w-32 rounded border border-slate-300 px-2 py-1"
+        />
+        <p className="mt-0.5 text-xs text-slate-600">
+          {autoResolveBelowMinor ? `below ${formatAmount(autoResolveBelowMinor, currency)}` : "never"}
+        </p>
+        <FieldError id={`${formId}-auto-error`} message={autoError} />
       </td>
       <td className="p-2 text-xs text-slate-600">{changed}</td>
       <td className="p-2">
