@@ -6,7 +6,7 @@ import { usePathname } from "next/navigation";
 export function NavLinks({ screens }: { screens: { href: string; label: string }[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex gap-1">
+    <nav aria-label="Main" className="flex flex-wrap gap-1">
       {screens.map((s) => {
         const active = s.href === "/" ? pathname === "/" : pathname.startsWith(s.href);
         return (

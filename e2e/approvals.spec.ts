@@ -300,7 +300,10 @@ test("an auditor reads the story, verifies the chain and exports it, but cannot 
 
   const intent = await intentByKey(SCENARIOS.spare.job.intentKey);
   for (const [name, args] of [
-    ["saveThresholdAction", [{}, { tenantId: "acme-shop", currency: "USD", thresholdMinor: "1" }]],
+    [
+      "saveThresholdAction",
+      [{}, { tenantId: "acme-shop", currency: "USD", threshold: "0.01", reason: "auditors cannot" }],
+    ],
     ["decideAction", [{}, { resolutionId: randomUUID(), decision: "approved", reason: "auditors cannot" }]],
     ["claimAction", [{}, { intentId: intent.id }]],
   ] as const) {
@@ -314,7 +317,9 @@ test("an admin changes a threshold (audited) but cannot approve", async ({ as })
   const page = await as("admin");
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Thresholds" }).click();
-  await page.getByLabel("One approver from, initech-saas GBP").fill("90000");
+  // In major units: £900.00 is 90000 pence.
+  await page.getByLabel("One approver from, initech-saas GBP").fill("900.00");
+  await page.getByLabel("Reason for initech-saas GBP").fill("Lower for a pilot");
   await page.getByRole("button", { name: "Save initech-saas GBP" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   const [row] = await query<{ threshold_minor: string }>(

@@ -84,7 +84,7 @@ const ACTIONS: Target[] = [
   {
     who: "admin",
     name: "saveThresholdAction",
-    fields: ["tenantId", "currency", "thresholdMinor", "dualThresholdMinor", "autoResolveBelowMinor"],
+    fields: ["tenantId", "currency", "threshold", "dualThreshold", "autoResolveBelow", "reason"],
   },
   {
     who: "admin",
@@ -92,6 +92,24 @@ const ACTIONS: Target[] = [
     fields: ["tenantId", "providerId", "mode", "redispatch", "maxRedispatches", "reason"],
   },
   { who: "admin", name: "revokeSessionsAction", fields: ["userId", "reason"] },
+  { who: "admin", name: "createUserAction", fields: ["email", "name", "roles", "signIn"] },
+  { who: "admin", name: "setUserRolesAction", fields: ["userId", "roles", "expectedRoles", "reason"] },
+  { who: "admin", name: "setUserAccessAction", fields: ["userId", "change", "reason"] },
+  { who: "admin", name: "unlockUserAction", fields: ["userId"] },
+  {
+    who: "admin",
+    name: "saveProviderProfileAction",
+    fields: [
+      "providerId",
+      "baseUrl",
+      "responseWindowSeconds",
+      "keyRetentionSeconds",
+      "visibilityDelaySeconds",
+      "rateLimitPerSecond",
+      "expectedUpdatedAt",
+      "reason",
+    ],
+  },
 ];
 
 /** Every table's row count and a checksum of its rows. */

@@ -158,21 +158,26 @@ test("an admin sets the auto-resolve limit, is refused one above the threshold, 
   const page = await as("admin");
   await page.goto("/settings/thresholds");
   const field = page.getByRole("textbox", { name: `Reconciler may confirm below, ${THRESHOLD_ROW}` });
+  const reason = page.getByRole("textbox", { name: `Reason for ${THRESHOLD_ROW}` });
   const save = page.getByRole("button", { name: `Save ${THRESHOLD_ROW}`, exact: true });
   const row = rowOf(page, `Save ${THRESHOLD_ROW}`);
   await expect(field).toHaveValue("");
   await expect(row).toContainText("never");
 
-  await field.fill("5000");
+  // In major units: €50.00 is 5000 cents.
+  await field.fill("50.00");
+  await reason.fill("Let the reconciler confirm small refunds");
   await save.click();
   await expect(row.getByRole("status")).toHaveText("Saved");
   expect(await autoLimitOf()).toBe("5000");
   await expect(row).toContainText("below €50.00");
+  await expect(reason).toHaveValue("");
 
-  // The one-approver threshold for EUR is 100000: above it, people decide.
-  await field.fill("100001");
+  // The one-approver threshold for EUR is €1,000.00: above it, people decide.
+  await field.fill("1,000.01");
+  await reason.fill("Too high on purpose");
   await save.click();
-  await expect(row.getByText(/at most the one-approver threshold/)).toBeVisible();
+  await expect(row.getByText(/at most the one-approver threshold \(€1,000\.00\)/)).toBeVisible();
   await expect(field).toHaveAttribute("aria-invalid", "true");
   expect(await autoLimitOf()).toBe("5000");
 

@@ -17,16 +17,55 @@ export function formatDuration(seconds: number): string {
 /** Currencies whose amounts have no minor unit (1 JPY is 1 minor unit). */
 export const ZERO_DECIMAL_CURRENCIES: readonly string[] = ["JPY"];
 
+/** How many digits of a currency's amount are its minor unit: 2 (cents), or 0 for JPY. */
+export function minorDigits(currency: string): 0 | 2 {
+  return ZERO_DECIMAL_CURRENCIES.includes(currency) ? 0 : 2;
+}
+
 /** 123456n EUR → "€1,234.56"; amounts travel as minor units (bigint or string). */
 export function formatAmount(amountMinor: bigint | string | number | null, currency: string | null): string {
   if (amountMinor === null || currency === null) return "—";
   const minor = Number(amountMinor);
-  const major = ZERO_DECIMAL_CURRENCIES.includes(currency) ? minor : minor / 100;
+  const major = minor / 10 ** minorDigits(currency);
   try {
     return new Intl.NumberFormat("en", { style: "currency", currency }).format(major);
   } catch {
     return `${major} ${currency}`;
   }
+}
+
+/** Minor units as a person types the major amount: 100000n USD → "1000.00", 150000n JPY → "150000". */
+export function majorAmountText(amountMinor: bigint | string, currency: string): string {
+  const digits = minorDigits(currency);
+  const text = BigInt(amountMinor).toString();
+  if (digits === 0) return text;
+  const padded = text.padStart(digits + 1, "0");
+  return `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
+}
+
+/** At most this many digits in minor units: what the amount columns (bigint) hold with room to spare. */
+const MAX_MINOR_DIGITS = 15;
+
+/**
+ * A major amount as a person types it ("1,000.00", "1000", "150000" for JPY) in minor
+ * units, or why it is not one: digits with optional thousands separators, and at most
+ * as many decimals as the currency has (none for JPY). Exact: no floating point.
+ */
+export function parseMajorAmount(
+  text: string,
+  currency: string,
+): { ok: true; minor: bigint } | { ok: false; message: string } {
+  const digits = minorDigits(currency);
+  const match = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/.exec(text.trim());
+  const unit =
+    digits === 0 ? `whole ${currency} (it has no minor unit)` : `${currency} with at most ${digits} decimals`;
+  if (!match)
+    return { ok: false, message: `an amount in ${unit}, such as ${majorAmountText(100_000n, currency)}.` };
+  const fraction = match[2] ?? "";
+  if (fraction.length > digits) return { ok: false, message: `an amount in ${unit}.` };
+  const minorText = (match[1]!.replaceAll(",", "") + fraction.padEnd(digits, "0")).replace(/^0+(?=\d)/, "");
+  if (minorText.length > MAX_MINOR_DIGITS) return { ok: false, message: "too large an amount." };
+  return { ok: true, minor: BigInt(minorText) };
 }
 
 /** A short age: "45 s", "12 min", "3 h", "2 d". */

@@ -12,7 +12,19 @@ const metrics: Metrics = {
     compensating: 0,
     compensated: 1,
   },
-  reconciled: 2,
+  reconciliation: {
+    settled: { reconciler: 7, person: 2 },
+    timeToResolution: [
+      { providerId: "payments-sandbox", by: "reconciler", count: 7, p50Seconds: 95, p95Seconds: 610.5 },
+      { providerId: "payments-sandbox", by: "person", count: 2, p50Seconds: 5400, p95Seconds: 86000 },
+      { providerId: null, by: "reconciler", count: 7, p50Seconds: 95, p95Seconds: 610.5 },
+    ],
+    queue: {
+      byState: { active: 4, escalated: 1, settled: 7, dropped: 0 },
+      due: 2,
+      nextDueAt: new Date("2026-11-29T00:05:00.000Z"),
+    },
+  },
   unknownByAge: { lt_1h: 1, "1h_24h": 1, "1d_7d": 0, gt_7d: 1 },
   unknownOverResponseWindow: 3,
   lookups: [{ method: "idempotency_key", outcome: "found_matching", count: 4 }],
@@ -52,5 +64,24 @@ describe("Prometheus exposition", async () => {
     expect(text).toMatch(/^# TYPE reckon_resolutions gauge$/m);
     expect(text).toContain('reckon_resolutions{kind="accept_receipt",status="applied"} 2');
     for (const [, name] of text.matchAll(/^# TYPE (\S+) counter$/gm)) expect(name).toMatch(/_total$/);
+  });
+  it("splits reconciliations by who settled them, with time to resolution and the reconciler's queue", () => {
+    expect(text).toMatch(/^# TYPE reckon_reconciled_total counter$/m);
+    expect(text).toContain('reckon_reconciled_total{by="reconciler"} 7');
+    expect(text).toContain('reckon_reconciled_total{by="person"} 2');
+    expect(text).toMatch(/^# TYPE reckon_time_to_resolution_seconds gauge$/m);
+    expect(text).toContain(
+      'reckon_time_to_resolution_seconds{provider="payments-sandbox",by="reconciler",quantile="0.5"} 95',
+    );
+    expect(text).toContain(
+      'reckon_time_to_resolution_seconds{provider="payments-sandbox",by="person",quantile="0.95"} 86000',
+    );
+    // The all-provider row is for the page only: quantiles of providers do not add up.
+    expect(text).not.toMatch(/reckon_time_to_resolution_seconds\{provider=""/);
+    expect(text.match(/^reckon_time_to_resolution_seconds\{/gm)).toHaveLength(4);
+    expect(text).toMatch(/^# TYPE reckon_reconciler_queue gauge$/m);
+    expect(text).toContain('reckon_reconciler_queue{state="active"} 4');
+    expect(text).toContain('reckon_reconciler_queue{state="escalated"} 1');
+    expect(text).toContain('reckon_reconciler_queue{state="dropped"} 0');
   });
 });

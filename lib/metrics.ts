@@ -1,6 +1,12 @@
 import { Counter, Gauge, Registry } from "prom-client";
 import type { PrismaClient } from "@/prisma/generated/client";
 import { INTENT_STATUSES, type IntentStatus } from "@/lib/ledger/statuses";
+import {
+  QUEUE_STATES,
+  reconcilerMetrics,
+  SETTLED_BY,
+  type ReconcilerMetrics,
+} from "@/lib/reconciler-metrics";
 
 export const AGE_BUCKETS = [
   { id: "lt_1h", label: "< 1 h", maxMs: 3_600_000 },
@@ -12,7 +18,8 @@ export const AGE_BUCKETS = [
 export type Metrics = {
   byTenantStatus: { tenantId: string; status: IntentStatus; count: number }[];
   totals: Record<IntentStatus, number>;
-  reconciled: number;
+  /** Unknown intents settled automatically and by people, how fast, and the reconciler's queue. */
+  reconciliation: ReconcilerMetrics;
   unknownByAge: Record<(typeof AGE_BUCKETS)[number]["id"], number>;
   unknownOverResponseWindow: number;
   lookups: { method: string; outcome: string; count: number }[];
@@ -38,6 +45,7 @@ export async function ledgerMetrics(db: PrismaClient, now = new Date()): Promise
     resolutions,
     compensations,
     confirmedCharges,
+    reconciliation,
   ] = await Promise.all([
     db.effectIntent.groupBy({ by: ["tenantId", "status"], _count: { _all: true } }),
     db.effectIntent.findMany({
@@ -52,6 +60,7 @@ export async function ledgerMetrics(db: PrismaClient, now = new Date()): Promise
     db.effectIntent.count({
       where: { operation: "charge", status: { in: ["confirmed", "compensating", "compensated"] } },
     }),
+    reconcilerMetrics(db, now),
   ]);
   const totals = Object.fromEntries(INTENT_STATUSES.map((s) => [s, 0])) as Record<IntentStatus, number>;
   for (const g of byTenantStatus) totals[g.status] += g._count._all;
@@ -70,9 +79,6 @@ export async function ledgerMetrics(db: PrismaClient, now = new Date()): Promise
     if (CONCLUSIVE.has(l.outcome)) m.conclusive += l._count._all;
     methods.set(l.method, m);
   }
-  const applied = resolutions.filter(
-    (r) => r.status === "applied" && (r.kind === "accept_receipt" || r.kind === "mark_rejected"),
-  );
   return {
     byTenantStatus: byTenantStatus.map((g) => ({
       tenantId: g.tenantId,
@@ -80,7 +86,7 @@ export async function ledgerMetrics(db: PrismaClient, now = new Date()): Promise
       count: g._count._all,
     })),
     totals,
-    reconciled: applied.reduce((s, r) => s + r._count._all, 0),
+    reconciliation,
     unknownByAge,
     unknownOverResponseWindow: over,
     lookups: lookups.map((l) => ({ method: l.method, outcome: l.outcome, count: l._count._all })),
@@ -102,8 +108,9 @@ export async function ledgerMetrics(db: PrismaClient, now = new Date()): Promise
  * The same figures for Prometheus, through prom-client (a registry of its own per
  * scrape, filled from one reading of the ledger). Counters count only what the ledger
  * never takes back — lookups run, key-reuse conflicts refused, resolutions proposed and
- * applied, compensations started — so a counter never goes down; everything that can
- * move both ways (intents per status, unknowns by age) is a gauge.
+ * applied, compensations started, unknown intents settled (settled_at and settled_by are
+ * written once) — so a counter never goes down; everything that can move both ways
+ * (intents per status, unknowns by age, time to resolution, the reconciler's queue) is a gauge.
  */
 export async function prometheusText(m: Metrics): Promise<string> {
   const registry = new Registry();
@@ -122,10 +129,24 @@ export async function prometheusText(m: Metrics): Promise<string> {
     "reckon_unknown_over_response_window",
     "Unknown intents older than their provider's normal response window.",
   ).set(m.unknownOverResponseWindow);
-  counter(
+  const reconciled = counter(
     "reckon_reconciled_total",
-    "Unknown intents resolved by accepting a receipt or marking rejected.",
-  ).inc(m.reconciled);
+    "Unknown intents settled, by who settled them: the reconciler (automatic) or a person.",
+    ["by"],
+  );
+  for (const by of SETTLED_BY) reconciled.inc({ by }, m.reconciliation.settled[by]);
+  const ttr = gauge(
+    "reckon_time_to_resolution_seconds",
+    "Seconds from unknown to settled (p50 and p95), per provider and by who settled it.",
+    ["provider", "by", "quantile"],
+  );
+  for (const t of m.reconciliation.timeToResolution) {
+    if (t.providerId === null) continue; // the all-provider figures are for the page; quantiles do not add up
+    ttr.set({ provider: t.providerId, by: t.by, quantile: "0.5" }, t.p50Seconds);
+    ttr.set({ provider: t.providerId, by: t.by, quantile: "0.95" }, t.p95Seconds);
+  }
+  const queue = gauge("reckon_reconciler_queue", "Intents in the reconciler's queue, by state.", ["state"]);
+  for (const state of QUEUE_STATES) queue.set({ state }, m.reconciliation.queue.byState[state]);
   const lookups = counter("reckon_lookups_total", "Provider lookups by method and outcome.", [
     "method",
     "outcome",

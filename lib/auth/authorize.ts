@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "@/prisma/generated/client";
 import type { Role } from "@/prisma/generated/enums";
 import { AuthError } from "@/lib/auth/errors";
 import type { Actor } from "./actor";
+import { ROLE_LABELS } from "./roles";
 
 /**
  * What each console duty needs, enforced by the services themselves (not only by the
@@ -25,6 +26,21 @@ const ROLE_NAMES: Record<Role, string> = {
   auditor: "auditors",
   admin: "admins",
 };
+
+/**
+ * Why a set of roles breaks separation of duties, or null: a role that excludes a duty
+ * (admin) may not be held together with the role that duty takes (operator, approver).
+ * Derived from DUTIES, so the rule for granting roles is the rule for using them.
+ */
+export function rolesConflict(roles: readonly Role[]): string | null {
+  const rules: { role: Role; verb: string; excludedBy?: Role }[] = Object.values(DUTIES);
+  const clashes = rules.filter((r) => r.excludedBy && roles.includes(r.excludedBy) && roles.includes(r.role));
+  const excluded = clashes[0]?.excludedBy;
+  if (!excluded) return null;
+  const held = [...new Set(clashes.map((r) => ROLE_LABELS[r.role]))].join(" or ");
+  const verbs = clashes.map((r) => r.verb).join(", nor ");
+  return `${ROLE_LABELS[excluded]} cannot be combined with ${held}: an ${excluded} may not ${verbs} (separation of duties).`;
+}
 
 /** Pure check of a set of roles against a duty. */
 export function mayPerform(roles: readonly Role[], duty: Duty): boolean {

@@ -33,6 +33,7 @@ export const PAGE_POLICY = {
   "/metrics": { roles: EVERYONE },
   "/providers": { roles: EVERYONE },
   "/admin/users": { roles: ["admin"] },
+  "/admin/users/[id]": { roles: ["admin"] },
   "/settings/thresholds": { roles: ["admin"] },
   "/settings/reconciler": { roles: ["admin"] },
   "/forbidden": { signedIn: true },
@@ -69,6 +70,11 @@ export const ACTION_POLICY = {
   saveThresholdAction: { duty: "administer" },
   saveReconcilePolicyAction: { duty: "administer" },
   revokeSessionsAction: { duty: "administer" },
+  createUserAction: { duty: "administer" },
+  setUserRolesAction: { duty: "administer" },
+  setUserAccessAction: { duty: "administer" },
+  unlockUserAction: { duty: "administer" },
+  saveProviderProfileAction: { duty: "administer" },
   verifyChainAction: { duty: "verify_audit" },
 } as const satisfies Record<string, Access>;
 

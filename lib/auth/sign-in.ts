@@ -2,6 +2,7 @@ import type { PrismaClient } from "@/prisma/generated/client";
 import type { Role } from "@/prisma/generated/enums";
 import { appendAudit, type AuditActor } from "@/lib/audit/append";
 import { sha256Hex } from "@/lib/digest";
+import { normalizeEmail } from "./email";
 import { FREE_ATTEMPTS, MAX_LOCK_MINUTES } from "./lockout";
 import { burnPasswordCheck, verifyPassword } from "./password";
 import { startSession } from "./sessions";
@@ -19,9 +20,7 @@ export type SignInResult =
 export const CLIENT_ATTEMPTS = 30;
 export const CLIENT_WINDOW_MS = 15 * 60_000;
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+export { normalizeEmail };
 
 const NOBODY: AuditActor = { id: null, email: null, roles: [] };
 

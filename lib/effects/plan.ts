@@ -88,15 +88,15 @@ export async function plan(deps: WorkerDeps, job: EffectJob): Promise<Planned | 
         providerId: deps.providers.payments,
         operation: "charge",
         request: { path: "/v1/charges", idempotencyKey: key, params: request },
-        // Enough to send exactly this request again (lib/effects/replay.ts): the payment
-        // method is the provider's token reference (pm_…), never card data.
         summary: {
           amount_minor: String(job.amountMinor),
           currency: job.currency,
           customer: job.customer,
           description: job.description,
-          payment_method: job.paymentMethod,
         },
+        // With the summary, enough to send exactly this request again (lib/effects/replay.ts):
+        // the provider's token reference (pm_…), never card data; never shown or exported.
+        replayParams: { payment_method: job.paymentMethod },
         amountMinor: BigInt(job.amountMinor),
         currency: job.currency,
       },

@@ -3,6 +3,7 @@ import { ZERO_DECIMAL_CURRENCIES } from "@/lib/format";
 import { parseQuery } from "@/lib/validation/query";
 import { oneLineText } from "@/lib/validation/text";
 import type { Prisma, PrismaClient } from "@/prisma/generated/client";
+import { autoPairs, autoWhere, countAutoHidden, isAutoReconciled } from "./auto";
 
 /** Largest amount a filter may name, in major units (well inside the amount column's range). */
 const MAX_AMOUNT = 1e13;
@@ -24,6 +25,8 @@ export const inboxFilters = z.object({
   claim: z.enum(["any", "unclaimed", "claimed", "mine"]).default("any"),
   needsOperator: z.enum(["1", "0"]).optional(),
   q: oneLineText("Search", 1, 255).optional(),
+  // hide: leave out intents the reconciler is working on under a policy that is on.
+  auto: z.enum(["hide", "show"]).default("hide"),
   cursor: z
     .string()
     .max(300)
@@ -42,7 +45,13 @@ export function parseInboxFilters(params: URLSearchParams | Record<string, strin
 export function filtersToQuery(f: InboxFilters, withCursor = false): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(f)) {
-    if (v === undefined || v === "" || (k === "age" && v === "any") || (k === "claim" && v === "any"))
+    if (
+      v === undefined ||
+      v === "" ||
+      (k === "age" && v === "any") ||
+      (k === "claim" && v === "any") ||
+      (k === "auto" && v === "hide")
+    )
       continue;
     if (k === "cursor" && !withCursor) continue;
     q.set(k, String(v));
@@ -142,11 +151,22 @@ const select = {
     },
   },
   claimedBy: { select: { id: true, name: true } },
+  reconciliation: { select: { state: true, nextAt: true } },
 } satisfies Prisma.EffectIntentSelect;
 
-export type InboxRow = Prisma.EffectIntentGetPayload<{ select: typeof select }>;
+type SelectedRow = Prisma.EffectIntentGetPayload<{ select: typeof select }>;
 
-export type InboxPage = { rows: InboxRow[]; nextCursor: string | null };
+export type InboxRow = Omit<SelectedRow, "reconciliation"> & {
+  /** Set when the reconciler works on it (a policy that is on): when it looks next. */
+  reconciler: { nextAt: Date } | null;
+};
+
+export type InboxPage = {
+  rows: InboxRow[];
+  nextCursor: string | null;
+  /** How many intents under the filter are left out because the reconciler works on them. */
+  autoHidden: number;
+};
 
 /**
  * Oldest first, by keyset on (created_at, id): no OFFSET, so page 1,000 costs what
@@ -158,12 +178,19 @@ export async function inboxPage(
   userId: string,
   now = new Date(),
   pageSize = INBOX_PAGE_SIZE,
+  options: { countHidden?: boolean } = {},
 ): Promise<InboxPage> {
   // Response windows are only needed for the "past response window" filter.
-  const providers =
+  const [providers, allPairs] = await Promise.all([
     f.age === "over_window"
-      ? await db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } })
-      : [];
+      ? db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } })
+      : [],
+    autoPairs(db),
+  ]);
+  // Only the policies the tenant and provider filters leave in play: none, nothing to hide or count.
+  const pairs = allPairs.filter(
+    (p) => (!f.tenant || p.tenantId === f.tenant) && (!f.provider || p.providerId === f.provider),
+  );
   const filters = filterWhere(f, userId, now, new Map(providers.map((p) => [p.id, p.responseWindowSeconds])));
   if (f.q) {
     // Search is by exact key, workflow id, customer reference or provider result id:
@@ -176,6 +203,12 @@ export async function inboxPage(
     );
     filters.push({ id: { in: [...new Set(found.flat().map((r) => r.id))] } });
   }
+  // Unknown intents the reconciler works on are left out (unless asked for); a dispatched
+  // one whose worker lost its lease is always shown (the sweeper turns it unknown soon).
+  const auto = f.auto === "hide" ? autoWhere(pairs, now) : null;
+  // Counted over the whole filter (every page), before the cursor narrows it.
+  const hidden =
+    auto && options.countHidden !== false ? countAutoHidden(db, pairs, filters, now) : Promise.resolve(0);
   const cursor = decodeCursor(f.cursor);
   if (cursor) {
     const at = new Date(cursor.createdAt);
@@ -193,9 +226,10 @@ export async function inboxPage(
         ? {}
         : { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }], take: pageSize + 1 }),
     });
-  const [unknown, lost] = await Promise.all([
-    page({ status: "unknown" }),
+  const [unknown, lost, autoHidden] = await Promise.all([
+    page(auto ? { status: "unknown", NOT: auto } : { status: "unknown" }),
     page({ status: "dispatched", leaseExpiresAt: { lt: now } }),
+    hidden,
   ]);
   const rows = [...unknown, ...lost]
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -204,8 +238,20 @@ export async function inboxPage(
   const shown = more ? rows.slice(0, pageSize) : rows;
   const last = shown.at(-1);
   return {
-    rows: shown,
+    rows: shown.map(({ reconciliation, ...row }) => ({
+      ...row,
+      reconciler:
+        reconciliation &&
+        isAutoReconciled(
+          { ...row, providerId: row.provider.id, claimedById: row.claimedBy?.id ?? null, reconciliation },
+          pairs,
+          now,
+        )
+          ? { nextAt: reconciliation.nextAt }
+          : null,
+    })),
     nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+    autoHidden,
   };
 }
 
@@ -218,7 +264,7 @@ export async function* inboxAll(
 ): AsyncGenerator<InboxRow> {
   let cursor: string | undefined = undefined;
   for (;;) {
-    const page = await inboxPage(db, { ...f, cursor }, userId, now, 500);
+    const page = await inboxPage(db, { ...f, cursor }, userId, now, 500, { countHidden: false });
     yield* page.rows;
     if (!page.nextCursor) return;
     cursor = page.nextCursor;

@@ -1,4 +1,5 @@
 import type { EffectAttempt, EffectIntent, Prisma, PrismaClient } from "@/prisma/generated/client";
+import { appendAuditEvents, SYSTEM_ACTOR } from "@/lib/audit/append";
 import { settleCompensation } from "./compensation";
 import { lockIntent } from "./locks";
 import {
@@ -205,18 +206,40 @@ export function markUnknown(
  */
 export async function sweepExpiredLeases(db: PrismaClient, now = new Date()): Promise<string[]> {
   return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE effect_intents
+    const rows = await tx.$queryRaw<
+      { id: string; tenant_id: string; intent_key: string; lease_owner: string }[]
+    >`
+      WITH lapsed AS (
+        SELECT id, lease_owner FROM effect_intents
+         WHERE status = 'dispatched' AND lease_expires_at < ${now}
+         FOR UPDATE SKIP LOCKED)
+      UPDATE effect_intents i
          SET status = 'unknown', version = version + 1, lease_owner = NULL, lease_expires_at = NULL,
              unknown_since = COALESCE(unknown_since, ${now}), updated_at = ${now}
-       WHERE status = 'dispatched' AND lease_expires_at < ${now}
-   RETURNING id`;
+        FROM lapsed
+       WHERE i.id = lapsed.id AND i.status = 'dispatched'
+   RETURNING i.id, i.tenant_id, i.intent_key, lapsed.lease_owner`;
     const ids = rows.map((r) => r.id);
     if (ids.length > 0) {
       await tx.effectAttempt.updateMany({
         where: { intentId: { in: ids }, outcome: "in_flight" },
         data: { outcome: "unknown", errorClass: "worker_lost", finishedAt: now },
       });
+      await appendAuditEvents(
+        tx,
+        rows.map((r) => ({
+          actor: SYSTEM_ACTOR,
+          action: "intent.lease_expired",
+          tenantId: r.tenant_id,
+          targetType: "intent",
+          targetId: r.id,
+          reason: `The worker ${r.lease_owner} holding the lease stopped answering: the effect may or may not have happened.`,
+          beforeStatus: "dispatched",
+          afterStatus: "unknown",
+          details: { intentKey: r.intent_key },
+          occurredAt: now,
+        })),
+      );
     }
     return ids;
   });

@@ -70,6 +70,8 @@ export type PrepareInput = {
   request: unknown;
   /** What operators may see: amounts, masked recipients, digests. Never secrets or PII. */
   summary: Prisma.InputJsonValue;
+  /** What sending it again needs beyond the summary (provider references only): lib/effects/replay.ts. */
+  replayParams?: Prisma.InputJsonValue;
   amountMinor?: bigint | null;
   currency?: string | null;
   recipient?: string | null;
@@ -100,6 +102,7 @@ export async function prepare(
         stepId: input.stepId,
         requestDigest,
         requestSummary: input.summary,
+        replayParams: input.replayParams,
         amountMinor: input.amountMinor ?? null,
         currency: input.currency ?? null,
         recipient: input.recipient ?? null,

@@ -17,6 +17,7 @@ const LEGAL: [IntentStatus, LedgerEvent, IntentStatus][] = [
   ["confirmed", "start_compensation", "compensating"],
   ["unknown", "start_compensation", "compensating"],
   ["compensating", "compensation_confirmed", "compensated"],
+  ["unknown", "redispatch", "dispatched"],
 ];
 
 describe("ledger transitions", () => {
@@ -40,7 +41,7 @@ describe("ledger transitions", () => {
     expect(sourcesOf("accept_receipt")).toEqual(["unknown"]);
   });
 
-  it("never lets anything but an operator move an unknown intent", () => {
+  it("never lets a worker move an unknown intent (only people, or the reconciler with evidence)", () => {
     const workerEvents: LedgerEvent[] = [
       "dispatch",
       "receipt",

@@ -3,6 +3,7 @@ import type { LookupMethod } from "@/lib/providers/types";
 import { proposeResolution } from "@/lib/resolution/resolve";
 import type { Decision } from "./decide";
 import type { finish } from "./queue";
+import { reconcilerGuard } from "./guard";
 import { redispatch } from "./redispatch";
 import type { PassCounts, ReconcilerOptions } from "./types";
 
@@ -10,12 +11,12 @@ import type { PassCounts, ReconcilerOptions } from "./types";
 
 export type Outcome = Exclude<keyof PassCounts, "picked">;
 
-export /**
+/**
  * The lookup that can settle it: by idempotency key where the provider keeps keys; else
  * by the provider's id for it, if an attempt got one; else by what was sent (recipient,
  * template, time).
  */
-async function methodFor(
+export async function methodFor(
   db: PrismaClient,
   provider: { lookupMethods: LookupMethod[] },
   intent: { id: string; providerResultId: string | null },
@@ -39,9 +40,9 @@ export async function carryOut(
   row: Reconciliation,
   intentId: string,
   version: number,
-  lookupId: string,
+  lookupId: string | null,
   decision: Decision,
-  seen: { lastOutcome: Reconciliation["lastOutcome"]; lastLookupId: string; tries: { increment: 1 } },
+  seen: Parameters<typeof finish>[3],
   done: (data: Parameters<typeof finish>[3]) => Promise<boolean>,
   now: () => Date,
 ): Promise<Outcome> {
@@ -57,9 +58,11 @@ export async function carryOut(
           reason: decision.reason,
           lookupId,
           expectedVersion: version,
-          // One per lookup: a reconciler that dies after committing and runs again replays, never doubles.
-          submissionKey: `reconciler:${lookupId}`,
+          // One per lookup (or intent version): a reconciler that dies after committing and runs
+          // again replays its own submission, never doubles it.
+          submissionKey: lookupId ? `reconciler:${lookupId}` : `reconciler:${intentId}:v${version}`,
           onlyWithoutApproval: true,
+          guard: reconcilerGuard(decision.action),
         },
         now(),
       );
@@ -76,6 +79,7 @@ export async function carryOut(
       await done({ ...seen, nextAt: decision.at, lastAction: "retry_later", lastReason: decision.reason });
       return "retryLater";
     case "redispatch": {
+      if (!lookupId) throw new Error("a redispatch rests on a lookup");
       const provider = await o.db.providerProfile.findUniqueOrThrow({
         where: { id: row.providerId },
         select: { visibilityDelaySeconds: true },
@@ -92,7 +96,6 @@ export async function carryOut(
       const lookAgain = new Date(now().getTime() + provider.visibilityDelaySeconds * 1000 + 5_000);
       await done({
         ...seen,
-        redispatches: { increment: 1 },
         state: settled ? "settled" : "active",
         nextAt: lookAgain,
         lastAction: "redispatched",

@@ -27,6 +27,7 @@ function input(
     policy: { redispatch: true, maxRedispatches: 2 },
     threshold: { thresholdMinor: 100_000n, dualThresholdMinor: 1_000_000n, autoResolveBelowMinor: 10_000n },
     lookup: { outcome: "found_matching", providerResultId: "ch_1", errorClass: null, ...lookup },
+    rebuild: { ok: true },
     tries: 0,
     redispatches: 0,
     now,
@@ -88,6 +89,18 @@ describe("the reconciler's decision", () => {
     expect(
       decide(input({ intent: { ...input().intent, lastAttemptAt: nearlyForgotten } }, absent)).action,
     ).toBe("escalate");
+  });
+
+  it("never redispatches what it cannot rebuild exactly, or an amount a person must decide on", () => {
+    const absent = { outcome: "absent" as const, providerResultId: null };
+    const cannot = decide(
+      input({ rebuild: { ok: false, reason: "the ledger does not hold enough" } }, absent),
+    );
+    expect(cannot.action).toBe("escalate");
+    expect(cannot.reason).toMatch(/cannot send it again/);
+    const large = decide(input({ intent: { ...input().intent, amountMinor: 900_000n } }, absent));
+    expect(large.action).toBe("escalate");
+    expect(large.reason).toMatch(/whether to send it again/);
   });
 
   it("never redispatches at a provider without idempotency keys", () => {

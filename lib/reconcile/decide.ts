@@ -27,6 +27,8 @@ export type DecisionInput = {
     autoResolveBelowMinor: bigint | null;
   } | null;
   lookup: { outcome: LookupOutcome; providerResultId: string | null; errorClass: string | null };
+  /** Whether the ledger holds enough to send the exact request again (lib/effects/replay.ts). */
+  rebuild: { ok: true } | { ok: false; reason: string };
   /** Lookups the reconciler has made of this intent before this one, and redispatches. */
   tries: number;
   redispatches: number;
@@ -51,6 +53,22 @@ function amountText(intent: DecisionInput["intent"]): string {
     : formatAmount(intent.amountMinor, intent.currency);
 }
 
+/**
+ * Why the reconciler may not settle this amount on its own, if it may not: no limit set
+ * for its currency, the amount at or above it, or (whatever the limit says) an amount that
+ * needs approval. Effects without an amount (emails) have no limit.
+ */
+function overLimit(input: DecisionInput): string | null {
+  const { intent, provider } = input;
+  if (intent.amountMinor === null || !intent.currency) return null;
+  const limit = input.threshold?.autoResolveBelowMinor ?? null;
+  if (limit === null) return `no auto-resolve limit is set for ${intent.currency}`;
+  const needsApproval = approvalsRequired("accept_receipt", intent, provider, input.threshold, false) > 0;
+  if (intent.amountMinor >= limit || needsApproval)
+    return `${amountText(intent)} is not below the auto-resolve limit of ${formatAmount(limit, intent.currency)}${needsApproval ? " and needs approval" : ""}`;
+  return null;
+}
+
 export function decide(input: DecisionInput): Decision {
   const { intent, provider, policy, lookup, now } = input;
   const deadline = keyRetentionEndsAt(intent, provider);
@@ -58,21 +76,12 @@ export function decide(input: DecisionInput): Decision {
 
   switch (lookup.outcome) {
     case "found_matching": {
-      if (intent.amountMinor !== null && intent.currency) {
-        const limit = input.threshold?.autoResolveBelowMinor ?? null;
-        const needsApproval =
-          approvalsRequired("accept_receipt", intent, provider, input.threshold, false) > 0;
-        if (limit === null)
-          return {
-            action: "escalate",
-            reason: `Found at the provider (${lookup.providerResultId}), but no auto-resolve limit is set for ${intent.currency}: a person accepts it, the lookup is attached.`,
-          };
-        if (intent.amountMinor >= limit || needsApproval)
-          return {
-            action: "escalate",
-            reason: `Found at the provider (${lookup.providerResultId}), but ${amountText(intent)} is not below the auto-resolve limit of ${formatAmount(limit, intent.currency)}${needsApproval ? " and needs approval" : ""}: a person accepts it, the lookup is attached.`,
-          };
-      }
+      const over = overLimit(input);
+      if (over)
+        return {
+          action: "escalate",
+          reason: `Found at the provider (${lookup.providerResultId}), but ${over}: a person accepts it, the lookup is attached.`,
+        };
       return {
         action: "confirm",
         reason: `The provider holds exactly this effect (${lookup.providerResultId}).`,
@@ -100,6 +109,17 @@ export function decide(input: DecisionInput): Decision {
           action: "escalate",
           reason:
             "Absent at the provider; this policy does not send intents again. A person marks it rejected or retries it.",
+        };
+      if (!input.rebuild.ok)
+        return {
+          action: "escalate",
+          reason: `Absent at the provider, but the reconciler cannot send it again: ${input.rebuild.reason}. A person decides.`,
+        };
+      const over = overLimit(input);
+      if (over)
+        return {
+          action: "escalate",
+          reason: `Absent at the provider, but ${over}: a person decides whether to send it again.`,
         };
       if (input.redispatches >= policy.maxRedispatches)
         return {

@@ -15,6 +15,9 @@ export type LoopOptions = {
   onPass?: (counts: PassCounts) => void;
 };
 
+/** How often a running reconciler takes up intents that became unknown. */
+export const ENQUEUE_EVERY_MS = 15_000;
+
 /** This process's name in the queue's leases. */
 export const reconcilerOwner = () => `reconciler@${hostname()}:${process.pid}`;
 
@@ -25,17 +28,24 @@ export function startReconcilerLoop(o: LoopOptions): { stop(): Promise<void> } {
   const done = (async () => {
     const actor = await reconcilerActor(o.db);
     const owner = reconcilerOwner();
+    let enqueuedAt = 0;
     while (!stopping) {
       let counts = emptyCounts();
       try {
-        counts = await reconcilePass({
-          db: o.db,
-          settings: o.settings,
-          actor,
-          owner,
-          batch: o.batch,
-          leaseMs: o.leaseMs,
-        });
+        // Taking up new unknowns reads the whole backlog: every so often, not every pass.
+        const enqueue = Date.now() - enqueuedAt >= ENQUEUE_EVERY_MS;
+        if (enqueue) enqueuedAt = Date.now();
+        counts = await reconcilePass(
+          {
+            db: o.db,
+            settings: o.settings,
+            actor,
+            owner,
+            batch: o.batch,
+            leaseMs: o.leaseMs,
+          },
+          enqueue,
+        );
         if (counts.picked > 0) o.onPass?.(counts);
       } catch (error) {
         if (error instanceof AuthError) console.error(`Reconciler stopped acting: ${error.message}`);

@@ -9,8 +9,11 @@ import type { Prisma, PrismaClient, Reconciliation } from "@/prisma/generated/cl
  */
 
 /**
- * Takes up unknown intents that a policy lets the reconciler work on (and takes them
- * up again if a policy was switched back on). Returns how many rows it added.
+ * Takes up unknown intents that a policy lets the reconciler work on, and takes them up
+ * again when they are unknown again with nobody on them (a policy switched back on, or
+ * an intent a person resolved that a later retry left unknown once more). Escalated
+ * intents (needs operator) stay with people. Returns how many rows it added or revived.
+ * It reads the whole unknown backlog, so the loop runs it every so often, not every pass.
  */
 export async function enqueueUnknown(db: PrismaClient, now: Date): Promise<number> {
   return db.$executeRaw`
@@ -24,11 +27,11 @@ export async function enqueueUnknown(db: PrismaClient, now: Date): Promise<numbe
       JOIN provider_profiles p ON p.id = i.provider_id
       JOIN reconcile_policies rp ON rp.tenant_id = i.tenant_id AND rp.provider_id = i.provider_id
      WHERE i.status = 'unknown' AND NOT i.needs_operator AND rp.mode <> 'off'
-       AND NOT EXISTS (SELECT 1 FROM reconciliations x WHERE x.intent_id = i.id AND x.state <> 'dropped')
+       AND NOT EXISTS (SELECT 1 FROM reconciliations x WHERE x.intent_id = i.id AND x.state = 'active')
     ON CONFLICT (intent_id) DO UPDATE
-       SET state = 'active', next_at = EXCLUDED.next_at, deadline = EXCLUDED.deadline,
+       SET state = 'active', next_at = EXCLUDED.next_at, deadline = EXCLUDED.deadline, tries = 0,
            leased_by = NULL, lease_until = NULL, updated_at = EXCLUDED.updated_at
-     WHERE r.state = 'dropped'`;
+     WHERE r.state <> 'active'`;
 }
 
 /** Leases up to `limit` due rows to `owner`, the nearest provider deadline first. */
@@ -77,6 +80,25 @@ export async function finish(
   const { count } = await db.reconciliation.updateMany({
     where: { intentId: row.intentId, leasedBy: owner },
     data: { ...data, leasedBy: null, leaseUntil: null, lastTriedAt: now, updatedAt: now },
+  });
+  return count === 1;
+}
+
+/**
+ * Renews this reconciler's lease on one row before it looks up or acts, and says whether
+ * it still holds it: a batch that outlasts its lease (a slow provider) must not work on
+ * what another reconciler has taken over meanwhile.
+ */
+export async function holdLease(
+  db: PrismaClient,
+  row: Pick<Reconciliation, "intentId">,
+  owner: string,
+  leaseMs: number,
+  now: Date,
+): Promise<boolean> {
+  const { count } = await db.reconciliation.updateMany({
+    where: { intentId: row.intentId, leasedBy: owner, leaseUntil: { gt: now } },
+    data: { leaseUntil: new Date(now.getTime() + leaseMs) },
   });
   return count === 1;
 }

@@ -1,4 +1,6 @@
-import type { Reconciliation } from "@/prisma/generated/client";
+import type { EffectIntent, Reconciliation } from "@/prisma/generated/client";
+import { rebuildRequest } from "@/lib/effects/replay";
+import { staleness } from "@/lib/resolution/requests";
 import { appendAudit } from "@/lib/audit/append";
 import { AuthError } from "@/lib/auth/errors";
 import { auditActor } from "@/lib/auth/actor";
@@ -7,8 +9,8 @@ import { LedgerError } from "@/lib/ledger/protocol";
 import { isClaimLive } from "@/lib/resolution/claims";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { lookupForOperator } from "@/lib/resolution/lookups";
-import { decide } from "./decide";
-import { finish, enqueueUnknown, pickDue } from "./queue";
+import { backoffMs, decide, type Decision } from "./decide";
+import { enqueueUnknown, finish, holdLease, pickDue } from "./queue";
 import { carryOut, methodFor, type Outcome } from "./act";
 import type { PassCounts, ReconcilerOptions } from "./types";
 
@@ -17,6 +19,7 @@ export type { PassCounts, ReconcilerOptions } from "./types";
 /** In dry run, a decision is recorded and looked at again this much later. */
 export const DRY_RUN_RECHECK_MS = 3_600_000;
 export const DEFAULT_BATCH = 50;
+export const DEFAULT_LEASE_MS = 120_000;
 
 export const emptyCounts = (): PassCounts => ({
   picked: 0,
@@ -29,17 +32,18 @@ export const emptyCounts = (): PassCounts => ({
 });
 
 /**
- * One pass: unknown intents whose lease ran out become unknown, due intents are taken up
- * and leased, and each is looked up and decided on under its tenant's policy. Returns
- * what it did; nothing it does is half-done if the process dies (each change commits
- * with its audit event; an abandoned lease runs out and the next pass picks it up).
+ * One pass: unknown intents whose lease ran out become unknown, unknown intents are taken
+ * up (when `enqueue`), due ones are leased, and each is looked up and decided on under
+ * its tenant's policy. Returns what it did; nothing it does is half-done if the process
+ * dies (each change commits with its audit event; an abandoned lease runs out and the next
+ * pass picks it up).
  */
-export async function reconcilePass(o: ReconcilerOptions): Promise<PassCounts> {
+export async function reconcilePass(o: ReconcilerOptions, enqueue = true): Promise<PassCounts> {
   const now = o.now ?? (() => new Date());
   const counts = emptyCounts();
   await sweepExpiredLeases(o.db, now());
-  await enqueueUnknown(o.db, now());
-  const rows = await pickDue(o.db, o.owner, o.batch ?? DEFAULT_BATCH, o.leaseMs ?? 120_000, now());
+  if (enqueue) await enqueueUnknown(o.db, now());
+  const rows = await pickDue(o.db, o.owner, o.batch ?? DEFAULT_BATCH, o.leaseMs ?? DEFAULT_LEASE_MS, now());
   counts.picked = rows.length;
   for (const row of rows) {
     const outcome = await reconcileOne(o, row, now);
@@ -49,46 +53,86 @@ export async function reconcilePass(o: ReconcilerOptions): Promise<PassCounts> {
   return counts;
 }
 
-async function reconcileOne(o: ReconcilerOptions, row: Reconciliation, now: () => Date): Promise<Outcome> {
-  const done = (data: Parameters<typeof finish>[3]) => finish(o.db, row, o.owner, data, now());
-  const intent = await o.db.effectIntent.findUnique({ where: { id: row.intentId } });
-  if (!intent)
-    return (await done({ state: "dropped", lastAction: "skipped", lastReason: "no such intent" }), "skipped");
-  if (intent.status !== "unknown") {
-    await done({
-      state: intent.settledBy ? "settled" : "dropped",
-      lastAction: "skipped",
-      lastReason: `No longer unknown (now ${intent.status}).`,
-    });
-    return "skipped";
+/** Pass after pass until nothing is due now (what waits for a later try is not due now). */
+export async function reconcileUntilIdle(o: ReconcilerOptions): Promise<PassCounts> {
+  const total = emptyCounts();
+  for (let pass = 0; ; pass++) {
+    const counts = await reconcilePass(o, pass === 0);
+    for (const key of Object.keys(total) as (keyof PassCounts)[]) total[key] += counts[key];
+    if (counts.picked < (o.batch ?? DEFAULT_BATCH)) return total;
   }
-  if (intent.needsOperator) {
-    await done({
-      state: "escalated",
-      lastAction: "skipped",
-      lastReason: "A person escalated it; it waits for people.",
-    });
-    return "skipped";
-  }
+}
+
+type Done = (data: Parameters<typeof finish>[3]) => Promise<boolean>;
+
+/** Why the reconciler leaves an intent alone now, and until when — before any lookup. */
+async function leaveAlone(
+  o: ReconcilerOptions,
+  intent: EffectIntent,
+  now: Date,
+): Promise<{ data: Parameters<typeof finish>[3] } | null> {
+  if (intent.status !== "unknown")
+    return {
+      data: {
+        state: intent.status === "dispatched" ? "dropped" : "settled",
+        lastAction: "skipped",
+        lastReason: `No longer unknown (now ${intent.status}).`,
+      },
+    };
+  if (intent.needsOperator)
+    return {
+      data: { state: "escalated", lastAction: "skipped", lastReason: "Escalated: it waits for people." },
+    };
   const policy = await o.db.reconcilePolicy.findUnique({
     where: { tenantId_providerId: { tenantId: intent.tenantId, providerId: intent.providerId } },
   });
-  if (!policy || policy.mode === "off") {
-    await done({
-      state: "dropped",
-      lastAction: "skipped",
-      lastReason: "The reconcile policy is off: people resolve it.",
-    });
-    return "skipped";
-  }
-  if (isClaimLive(intent, now()) && intent.claimedById !== o.actor.id) {
-    await done({
-      nextAt: intent.claimExpiresAt!,
-      lastAction: "skipped",
-      lastReason: "A person has claimed it; the reconciler leaves it alone until the claim ends.",
-    });
-    return "skipped";
-  }
+  if (!policy || policy.mode === "off")
+    return {
+      data: {
+        state: "dropped",
+        lastAction: "skipped",
+        lastReason: "The reconcile policy is off: people resolve it.",
+      },
+    };
+  if (isClaimLive(intent, now) && intent.claimedById !== o.actor.id)
+    return {
+      data: {
+        nextAt: intent.claimExpiresAt!,
+        lastAction: "skipped",
+        lastReason: "A person has claimed it; the reconciler leaves it alone until the claim ends.",
+      },
+    };
+  // A person's request waiting for approval decides it: wait for that, without asking the provider.
+  const pending = await o.db.resolution.findFirst({
+    where: { intentId: intent.id, status: "pending_approval" },
+  });
+  if (pending && !staleness(pending, intent, now))
+    return {
+      data: {
+        nextAt: pending.expiresAt ?? new Date(now.getTime() + DRY_RUN_RECHECK_MS),
+        lastAction: "skipped",
+        lastReason: "A person's request for it waits for approval; the reconciler waits for that decision.",
+      },
+    };
+  return null;
+}
+
+async function reconcileOne(o: ReconcilerOptions, row: Reconciliation, now: () => Date): Promise<Outcome> {
+  const done: Done = (data) => finish(o.db, row, o.owner, data, now());
+  const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
+  // Another reconciler took it over (this batch outlasted its lease): leave it to them.
+  if (!(await holdLease(o.db, row, o.owner, leaseMs, now()))) return "skipped";
+  const intent = await o.db.effectIntent.findUnique({ where: { id: row.intentId } });
+  if (!intent)
+    return (
+      await done({ state: "dropped", lastAction: "skipped", lastReason: "No such intent." }),
+      "skipped"
+    );
+  const alone = await leaveAlone(o, intent, now());
+  if (alone) return (await done(alone.data), "skipped");
+  const policy = (await o.db.reconcilePolicy.findUnique({
+    where: { tenantId_providerId: { tenantId: intent.tenantId, providerId: intent.providerId } },
+  }))!;
 
   const [provider, threshold] = await Promise.all([
     o.db.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } }),
@@ -99,26 +143,30 @@ async function reconcileOne(o: ReconcilerOptions, row: Reconciliation, now: () =
       : null,
   ]);
   const method = await methodFor(o.db, provider, intent);
-  if (!method) {
-    await done({
-      state: "escalated",
-      lastAction: "escalated",
-      lastReason: `${provider.name} offers no lookup.`,
-    });
-    return "escalated";
-  }
-  const { lookup } = await lookupForOperator(o.db, o.settings, o.actor, { intentId: intent.id, method }, now);
-  const decision = decide({
-    intent,
-    provider,
-    policy,
-    threshold,
-    lookup,
-    tries: row.tries,
-    redispatches: row.redispatches,
-    now: now(),
-  });
-  const seen = { lastOutcome: lookup.outcome, lastLookupId: lookup.id, tries: { increment: 1 } } as const;
+  const lookup = method
+    ? (await lookupForOperator(o.db, o.settings, o.actor, { intentId: intent.id, method }, now)).lookup
+    : null;
+  const rebuilt = rebuildRequest(intent);
+  const decision: Decision = lookup
+    ? decide({
+        intent,
+        provider,
+        policy,
+        threshold,
+        lookup,
+        rebuild: rebuilt.ok ? { ok: true } : rebuilt,
+        tries: row.tries,
+        redispatches: row.redispatches,
+        now: now(),
+      })
+    : {
+        action: "escalate",
+        reason: `${provider.name} offers no lookup the reconciler can use: a person decides.`,
+      };
+  const seen = lookup
+    ? ({ lastOutcome: lookup.outcome, lastLookupId: lookup.id, tries: { increment: 1 } } as const)
+    : ({ tries: { increment: 1 } } as const);
+  if (!(await holdLease(o.db, row, o.owner, leaseMs, now()))) return "skipped";
 
   if (policy.mode === "dry_run") {
     await o.db.$transaction((tx) =>
@@ -129,10 +177,10 @@ async function reconcileOne(o: ReconcilerOptions, row: Reconciliation, now: () =
         targetType: "intent",
         targetId: intent.id,
         reason: decision.reason,
-        evidenceRef: `lookup:${lookup.id}`,
+        evidenceRef: lookup ? `lookup:${lookup.id}` : null,
         beforeStatus: intent.status,
         afterStatus: intent.status,
-        details: { wouldDo: decision.action, outcome: lookup.outcome },
+        details: { wouldDo: decision.action, outcome: lookup?.outcome ?? null },
       }),
     );
     await done({
@@ -145,28 +193,19 @@ async function reconcileOne(o: ReconcilerOptions, row: Reconciliation, now: () =
   }
 
   try {
-    return await carryOut(o, row, intent.id, intent.version, lookup.id, decision, seen, done, now);
+    return await carryOut(o, row, intent.id, intent.version, lookup?.id ?? null, decision, seen, done, now);
   } catch (error) {
     if (error instanceof AuthError) throw error; // the reconciler's account was disabled: stop
     if (!(error instanceof ResolutionError || error instanceof LedgerError)) throw error;
-    // Someone else acted at the same moment (a person resolved it, claimed it, or the
-    // evidence changed): record why and look again later; the next pick sees what happened.
+    // Refused: someone acted at the same moment (a person resolved, claimed or proposed),
+    // the evidence or the policy changed. Look again later, backing off; the next pick
+    // sees what happened.
     await done({
       ...seen,
-      nextAt: new Date(now().getTime() + 30_000),
+      nextAt: new Date(now().getTime() + backoffMs(row.tries)),
       lastAction: "skipped",
       lastReason: `Refused: ${error.message}`,
     });
     return "skipped";
-  }
-}
-
-/** Pass after pass until nothing is due now (what waits for a later try is not due now). */
-export async function reconcileUntilIdle(o: ReconcilerOptions): Promise<PassCounts> {
-  const total = emptyCounts();
-  for (;;) {
-    const pass = await reconcilePass(o);
-    for (const key of Object.keys(total) as (keyof PassCounts)[]) total[key] += pass[key];
-    if (pass.picked < (o.batch ?? DEFAULT_BATCH)) return total;
   }
 }

@@ -1,5 +1,5 @@
 import type { EffectAttempt, EffectIntent, PrismaClient } from "@/prisma/generated/client";
-import { appendAudit } from "@/lib/audit/append";
+import { appendAuditEvents, type AuditInput } from "@/lib/audit/append";
 import { auditActor, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { transaction } from "@/lib/db/transaction";
@@ -13,8 +13,10 @@ import { compareAndSet } from "@/lib/ledger/protocol";
 import type { ProviderSettings } from "@/lib/providers/registry";
 import { isClaimLive } from "@/lib/resolution/claims";
 import { ResolutionError } from "@/lib/resolution/errors";
+import { settleOpenRequest } from "@/lib/resolution/requests";
 import { keyRetentionEndsAt } from "@/lib/resolution/rules";
 import { DEADLINE_MARGIN_MS } from "./decide";
+import { reconcilerGuard } from "./guard";
 
 export type RedispatchInput = {
   intentId: string;
@@ -73,11 +75,10 @@ export async function redispatch(
         "evidence",
         `${provider.name} keeps no idempotency key: never sent again automatically.`,
       );
-    const policy = await tx.reconcilePolicy.findUnique({
-      where: { tenantId_providerId: { tenantId: intent.tenantId, providerId: intent.providerId } },
-    });
-    if (policy?.mode !== "on" || !policy.redispatch)
-      throw new ResolutionError("evidence", "The reconcile policy does not allow sending it again.");
+    await reconcilerGuard("redispatch")(tx, intent);
+    // A person's request waiting for approval decides this intent: never send it under them.
+    const events: AuditInput[] = [];
+    await settleOpenRequest(tx, actor, intent, started, events);
     const latest = await tx.lookup.findFirst({
       where: { intentId: intent.id },
       orderBy: [{ startedAt: "desc" }, { finishedAt: "desc" }],
@@ -107,20 +108,28 @@ export async function redispatch(
         startedAt: started,
       },
     });
-    await appendAudit(tx, {
-      actor: auditActor(actor),
-      action: "reconciler.redispatched",
-      tenantId: intent.tenantId,
-      targetType: "intent",
-      targetId: intent.id,
-      reason: "Absent at the provider after its visibility delay; sent again with the original key.",
-      evidenceRef: `lookup:${latest.id}`,
-      beforeStatus: "unknown",
-      afterStatus: "dispatched",
-      requestId: actor.requestId,
-      details: { intentKey: intent.intentKey, attemptNo: attempt.attemptNo, sameKey: true },
-      occurredAt: started,
+    // Counted with the change itself, so a reconciler that dies after it still counts it.
+    await tx.reconciliation.updateMany({
+      where: { intentId: intent.id },
+      data: { redispatches: { increment: 1 } },
     });
+    await appendAuditEvents(tx, [
+      ...events,
+      {
+        actor: auditActor(actor),
+        action: "reconciler.redispatched",
+        tenantId: intent.tenantId,
+        targetType: "intent",
+        targetId: intent.id,
+        reason: "Absent at the provider after its visibility delay; sent again with the original key.",
+        evidenceRef: `lookup:${latest.id}`,
+        beforeStatus: "unknown",
+        afterStatus: "dispatched",
+        requestId: actor.requestId,
+        details: { intentKey: intent.intentKey, attemptNo: attempt.attemptNo, sameKey: true },
+        occurredAt: started,
+      },
+    ]);
     const dispatched: EffectIntent = await tx.effectIntent.findUniqueOrThrow({ where: { id: intent.id } });
     return { intent: dispatched, attempt };
   });

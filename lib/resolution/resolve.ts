@@ -30,6 +30,11 @@ export type ProposeInput = {
   submissionKey: string;
   /** Bulk: apply only what needs no approval; refuse (and record nothing) otherwise. */
   onlyWithoutApproval?: boolean;
+  /**
+   * A further check under the intent's lock, before anything is written: the reconciler
+   * re-reads its policy and limits here, so an admin's change a moment ago counts.
+   */
+  guard?: (tx: Prisma.TransactionClient, intent: EffectIntent) => Promise<void>;
 };
 
 export type ProposeResult = {
@@ -108,6 +113,7 @@ export async function proposeResolution(
           "Someone else holds the claim on this intent. Take it over (with a reason) before resolving.",
         );
       }
+      await input.guard?.(tx, intent);
       const events: AuditInput[] = [];
       await settleOpenRequest(tx, actor, intent, now, events);
       if (input.kind === "start_compensation") {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatAmount, parseMajorAmount } from "@/lib/format";
 import { formInput } from "@/lib/validation/form";
 import { multiLineText, oneLineText, recordId } from "@/lib/validation/text";
 
@@ -96,31 +97,74 @@ export const bulkAcceptInput = z.object({
     .max(200, "At most 200 rows at once."),
 });
 
-/** Whole minor units, within what the amount column (bigint) holds. */
-const minorUnits = (label: string) =>
+/** An amount as a person types it in major units; read once the currency is known. */
+const majorAmount = (label: string) =>
   z
     .string({ error: `${label} is required.` })
     .trim()
-    .regex(/^\d{1,15}$/, `${label}: whole minor units (cents), at most 15 digits.`)
-    .transform((v) => BigInt(v));
+    .min(1, `${label} is required.`)
+    .max(40, `${label}: too long.`);
 
+const THRESHOLD_LABELS = {
+  threshold: "One-approver threshold",
+  dualThreshold: "Two-approver threshold",
+  autoResolveBelow: "Reconciler may confirm below",
+} as const;
+
+/**
+ * A tenant's thresholds for one currency, typed in major units ("1,000.00" USD,
+ * "150000" JPY: lib/format.ts knows each currency's minor unit) and returned in minor
+ * units, with the reason the audit log keeps beside before and after.
+ */
 export const thresholdInput = formInput(
   z
     .object({
       tenantId: oneLineText("Tenant", 1, 64),
       currency: z.string().regex(/^[A-Z]{3}$/, "Currency is three capital letters."),
-      thresholdMinor: minorUnits("One-approver threshold"),
-      dualThresholdMinor: minorUnits("Two-approver threshold").optional(),
+      threshold: majorAmount(THRESHOLD_LABELS.threshold),
+      dualThreshold: majorAmount(THRESHOLD_LABELS.dualThreshold).optional(),
       /** Below this the reconciler may confirm on its own; absent (an empty field): never. */
-      autoResolveBelowMinor: minorUnits("Reconciler may confirm below").optional(),
+      autoResolveBelow: majorAmount(THRESHOLD_LABELS.autoResolveBelow).optional(),
+      reason,
     })
-    .superRefine((v, ctx) => {
-      // Above the approval threshold people decide; setThreshold refuses it too.
-      if (v.autoResolveBelowMinor !== undefined && v.autoResolveBelowMinor > v.thresholdMinor)
+    .transform((v, ctx) => {
+      const minor = (field: keyof typeof THRESHOLD_LABELS) => {
+        const text = v[field];
+        if (text === undefined) return null;
+        const parsed = parseMajorAmount(text, v.currency);
+        if (parsed.ok) return parsed.minor;
         ctx.addIssue({
           code: "custom",
-          path: ["autoResolveBelowMinor"],
-          message: `Reconciler may confirm below: at most the one-approver threshold (${v.thresholdMinor}); above it, people decide.`,
+          path: [field],
+          message: `${THRESHOLD_LABELS[field]}: ${parsed.message}`,
         });
+        return null;
+      };
+      const thresholdMinor = minor("threshold");
+      const dualThresholdMinor = minor("dualThreshold");
+      const autoResolveBelowMinor = minor("autoResolveBelow");
+      if (thresholdMinor === null) return z.NEVER;
+      const shown = formatAmount(thresholdMinor, v.currency);
+      if (dualThresholdMinor !== null && dualThresholdMinor < thresholdMinor)
+        ctx.addIssue({
+          code: "custom",
+          path: ["dualThreshold"],
+          message: `Two-approver threshold: at or above the one-approver threshold (${shown}).`,
+        });
+      // Above the approval threshold people decide; setThreshold refuses it too.
+      if (autoResolveBelowMinor !== null && autoResolveBelowMinor > thresholdMinor)
+        ctx.addIssue({
+          code: "custom",
+          path: ["autoResolveBelow"],
+          message: `Reconciler may confirm below: at most the one-approver threshold (${shown}); above it, people decide.`,
+        });
+      return {
+        tenantId: v.tenantId,
+        currency: v.currency,
+        thresholdMinor,
+        dualThresholdMinor,
+        autoResolveBelowMinor,
+        reason: v.reason,
+      };
     }),
 );

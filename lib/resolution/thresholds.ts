@@ -5,7 +5,10 @@ import { auditActor, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { ResolutionError } from "./errors";
 
-/** An admin sets a tenant's approval thresholds for one currency; the change is audited with before and after. */
+/**
+ * An admin sets a tenant's approval thresholds for one currency (minor units); the
+ * change is audited with before, after and the reason.
+ */
 export async function setThreshold(
   db: PrismaClient,
   admin: Actor,
@@ -16,6 +19,8 @@ export async function setThreshold(
     dualThresholdMinor: bigint | null;
     /** Below this the reconciler may confirm on its own; undefined keeps what is set. */
     autoResolveBelowMinor?: bigint | null;
+    /** Why the admin changes it: the audit log keeps it beside before and after. */
+    reason: string;
   },
   now = new Date(),
 ) {
@@ -63,6 +68,7 @@ export async function setThreshold(
       tenantId: input.tenantId,
       targetType: "approval_threshold",
       targetId: `${input.tenantId}/${input.currency}`,
+      reason: input.reason,
       requestId: admin.requestId,
       details: {
         currency: input.currency,

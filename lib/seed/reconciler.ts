@@ -43,6 +43,7 @@ export async function enableDemoReconciler(db: PrismaClient, at = new Date()) {
           thresholdMinor: t.thresholdMinor,
           dualThresholdMinor: t.dualThresholdMinor,
           autoResolveBelowMinor: limit < t.thresholdMinor ? limit : t.thresholdMinor,
+          reason: "Demo: the reconciler confirms exact matches below a fifth of the approval threshold",
         },
         at,
       );

@@ -170,6 +170,7 @@ describe("two-person approval", () => {
         currency: "USD",
         thresholdMinor: 1n,
         dualThresholdMinor: null,
+        reason: "operators cannot",
       }),
       /Only admins/,
     );
@@ -295,6 +296,7 @@ describe("two-person approval", () => {
       currency: "USD",
       thresholdMinor: 1_000n,
       dualThresholdMinor: 50_000n,
+      reason: "lower for the test",
     });
     const event = await database.prisma.auditEvent.findFirstOrThrow({
       where: { action: "settings.threshold_changed" },
@@ -312,6 +314,7 @@ describe("two-person approval", () => {
         currency: "USD",
         thresholdMinor: 10n,
         dualThresholdMinor: 5n,
+        reason: "dual below single",
       }),
       /at or above/,
     );

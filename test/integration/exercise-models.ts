@@ -44,6 +44,7 @@ export async function exerciseEveryModel(prisma: PrismaClient) {
       operation: "charge",
       requestDigest: digest({ amount: 1200 }),
       requestSummary: { amount_minor: "1200", currency: "EUR" },
+      replayParams: { payment_method: "pm_card_visa" },
       amountMinor: 9_007_199_254_740_993n, // beyond 2^53: must survive as a bigint
       currency: "EUR",
       recipient: "j***@example.com",

@@ -10,6 +10,9 @@ import type { Actor } from "@/lib/auth/actor";
 import { ResolutionError } from "@/lib/resolution/errors";
 import { lookupForOperator } from "@/lib/resolution/lookups";
 import { proposeResolution } from "@/lib/resolution/resolve";
+import { reconcilerActor } from "@/lib/reconcile/actor";
+import { setReconcilePolicy } from "@/lib/reconcile/policy";
+import { setThreshold } from "@/lib/resolution/thresholds";
 import { seedReferenceData } from "@/lib/seed/demo";
 import { runScenario, type Scenario } from "@/tools/simulator/scenarios";
 import type { EffectJob } from "@/lib/effects/types";
@@ -157,4 +160,31 @@ export async function expectChainVerifies(fixture: LedgerFixture) {
 
 export async function auditCount(fixture: LedgerFixture, where: { action: string; targetId?: string }) {
   return fixture.database.prisma.auditEvent.count({ where });
+}
+
+/**
+ * The reconciler for acme-shop's card payments, as an admin would set it up: the policy
+ * on (sending absent intents again allowed, twice at most), and USD amounts below $500
+ * confirmed on its own (approvals start at $1,000). Returns the reconciler's actor.
+ */
+export async function enableAcmeReconciler(fixture: LedgerFixture): Promise<Actor> {
+  const db = fixture.database.prisma;
+  const admin = fixture.actors.admin!;
+  await setReconcilePolicy(db, admin, {
+    tenantId: "acme-shop",
+    providerId: "payments-sandbox",
+    mode: "on",
+    redispatch: true,
+    maxRedispatches: 2,
+    reason: "reconcile acme's card payments",
+  });
+  await setThreshold(db, admin, {
+    tenantId: "acme-shop",
+    currency: "USD",
+    thresholdMinor: 100_000n,
+    dualThresholdMinor: 1_000_000n,
+    autoResolveBelowMinor: 50_000n,
+    reason: "the reconciler confirms below $500",
+  });
+  return reconcilerActor(db);
 }

@@ -3,15 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EffectIntent } from "@/prisma/generated/client";
 import type { Actor } from "@/lib/auth/actor";
 import { providerIdempotencyKey } from "@/lib/ledger/keys";
-import { reconcilerActor } from "@/lib/reconcile/actor";
 import { setReconcilePolicy } from "@/lib/reconcile/policy";
 import { reconcilePass, reconcileUntilIdle, type ReconcilerOptions } from "@/lib/reconcile/reconcile";
 import { proposeResolution } from "@/lib/resolution/resolve";
-import { setThreshold } from "@/lib/resolution/thresholds";
 import type { Scenario } from "@/tools/simulator/scenarios";
 import { toolEnv } from "@/tools/env";
 import { startReconciler } from "@/test/support/processes";
-import { expectChainVerifies, ledgerFixture, race, type LedgerFixture } from "./fixtures";
+import {
+  enableAcmeReconciler,
+  expectChainVerifies,
+  ledgerFixture,
+  race,
+  type LedgerFixture,
+} from "./fixtures";
 
 // The reconciler against the sandbox provider process: each outcome of the policy,
 // two reconcilers at once, a person and the reconciler at once. The sandbox's own
@@ -27,16 +31,7 @@ const row = (id: string) => db().reconciliation.findUniqueOrThrow({ where: { int
 
 beforeAll(async () => {
   f = await ledgerFixture("rc");
-  reconciler = await reconcilerActor(db());
-  await policy("on", "reconcile acme's card payments");
-  // $500 and below the reconciler confirms on its own; approvals start at $1,000.
-  await setThreshold(db(), f.actors.admin!, {
-    tenantId: "acme-shop",
-    currency: "USD",
-    thresholdMinor: 100_000n,
-    dualThresholdMinor: 1_000_000n,
-    autoResolveBelowMinor: 50_000n,
-  });
+  reconciler = await enableAcmeReconciler(f);
 }, 120_000);
 afterAll(async () => {
   await expectChainVerifies(f);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { FREE_ATTEMPTS, isLocked, lockUntilAfterFailure } from "@/lib/auth/lockout";
+import { rolesConflict } from "@/lib/auth/authorize";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { hasAnyRole, knownRoles } from "@/lib/auth/roles";
 import { screensFor } from "@/lib/nav";
@@ -78,6 +79,7 @@ describe("roles and navigation", () => {
       "Providers",
       "Users",
       "Thresholds",
+      "Reconciler",
     ]);
     expect(screensFor([])).toEqual([]);
   });
@@ -96,5 +98,20 @@ describe("sign-in callback URLs", () => {
     ]) {
       expect(safeCallbackUrl(bad)).toBe("/");
     }
+  });
+});
+
+describe("separation of duties when granting roles", () => {
+  it("refuses admin with operator or approver, and says why", () => {
+    expect(rolesConflict(["admin", "operator"])).toBe(
+      "Admin cannot be combined with Operator: an admin may not resolve intents (separation of duties).",
+    );
+    expect(rolesConflict(["approver", "admin"])).toMatch(/^Admin cannot be combined with Approver: /);
+    expect(rolesConflict(["admin", "operator", "approver"])).toMatch(/with Operator or Approver: .*, nor /);
+  });
+
+  it("allows every combination without admin, and admin with auditor", () => {
+    for (const roles of [["operator", "approver", "auditor"], ["admin", "auditor"], ["admin"], []] as const)
+      expect(rolesConflict(roles)).toBeNull();
   });
 });

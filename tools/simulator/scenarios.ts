@@ -49,7 +49,17 @@ export async function runScenario(
       return await runEffect(deps, job);
     } catch (error) {
       if (scenario !== "never_sent_worker_lost") throw error;
-      await sweepExpiredLeases(db, new Date(at + 60_000));
+      // Another scenario's sweep may hold this intent's row (sweeps skip locked rows): wait
+      // until one of them has turned it unknown.
+      for (let tries = 0; tries < 100; tries++) {
+        await sweepExpiredLeases(db, new Date(at + 60_000));
+        const now = await db.effectIntent.findUnique({
+          where: { tenantId_intentKey: { tenantId: job.tenantId, intentKey: job.intentKey } },
+          select: { status: true },
+        });
+        if (now?.status !== "dispatched") break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return { intentKey: job.intentKey, intentId: null, outcome: "unknown", detail: "worker_lost" };
     }
   } finally {

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ActorName } from "@/components/actor-name";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { formatAge, formatAmount, formatUtc, intentPath } from "@/lib/format";
@@ -23,7 +24,7 @@ async function loadQueue(userId: string) {
     include: {
       intent: { include: { provider: { select: { name: true } } } },
       proposedBy: { select: { name: true, email: true } },
-      lookup: { include: { actor: { select: { name: true } } } },
+      lookup: { include: { actor: { select: { name: true, system: true } } } },
       approvals: { include: { approver: { select: { name: true } } } },
     },
   });
@@ -114,7 +115,8 @@ export default async function ApprovalsPage() {
                     <>
                       Lookup by {r.lookup.method.replace(/_/g, " ")}:{" "}
                       <strong>{r.lookup.outcome.replace(/_/g, " ")}</strong> ·{" "}
-                      {r.lookup.actor?.name ?? "system"} at {time(r.lookup.startedAt)}
+                      <ActorName name={r.lookup.actor?.name} system={r.lookup.actor?.system} /> at{" "}
+                      {time(r.lookup.startedAt)}
                       {r.lookup.providerResultId && (
                         <span className="ml-1 font-mono text-xs">{r.lookup.providerResultId}</span>
                       )}

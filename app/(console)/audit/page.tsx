@@ -5,6 +5,7 @@ import { requirePageRole } from "@/lib/auth/session";
 import { formatUtc, intentPath } from "@/lib/format";
 import { db } from "@/lib/db";
 import { screenRoles } from "@/lib/nav";
+import { ActorName } from "@/components/actor-name";
 import { QueryProblems } from "@/components/query-problems";
 import { VerifyButton } from "./verify-button";
 
@@ -21,14 +22,16 @@ export default async function AuditPage({ searchParams }: Props) {
   const intentIds = [
     ...new Set(rows.filter((r) => r.targetType === "intent" && r.targetId).map((r) => r.targetId!)),
   ];
-  const intents = new Map(
-    (
-      await db.effectIntent.findMany({
-        where: { id: { in: intentIds } },
-        select: { id: true, tenantId: true, intentKey: true },
-      })
-    ).map((i) => [i.id, i]),
-  );
+  const [intentRows, machines] = await Promise.all([
+    db.effectIntent.findMany({
+      where: { id: { in: intentIds } },
+      select: { id: true, tenantId: true, intentKey: true },
+    }),
+    // Machine actors (the reconciler), shown as automatic beside their email.
+    db.user.findMany({ where: { system: true }, select: { id: true, name: true } }),
+  ]);
+  const intents = new Map(intentRows.map((i) => [i.id, i]));
+  const systemActors = new Map(machines.map((m) => [m.id, m.name]));
   const query = auditFiltersQuery(filters);
   return (
     <div className="space-y-4">
@@ -138,7 +141,14 @@ export default async function AuditPage({ searchParams }: Props) {
                 <td className="p-2 tabular-nums text-slate-600">{String(e.seq)}</td>
                 <td className="p-2 whitespace-nowrap">{time(e.occurredAt)}</td>
                 <td className="p-2">
-                  {e.actorEmail ?? "system"}
+                  {e.actorId && systemActors.has(e.actorId) ? (
+                    <>
+                      <ActorName name={systemActors.get(e.actorId)} system />
+                      <div className="text-xs text-slate-600">{e.actorEmail}</div>
+                    </>
+                  ) : (
+                    (e.actorEmail ?? "system")
+                  )}
                   {e.actorRoles.length > 0 && (
                     <div className="text-xs text-slate-600">{e.actorRoles.join(", ")}</div>
                   )}

@@ -96,6 +96,13 @@ export function InboxFiltersForm({
         ]}
         anyLabel="Either"
       />
+      <Select
+        label="Being reconciled"
+        name="auto"
+        value={filters.auto === "show" ? "show" : undefined}
+        options={[{ id: "show", name: "Show" }]}
+        anyLabel="Hide"
+      />
       <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white">
         Filter
       </button>

@@ -3,10 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useMemo, useRef, useState } from "react";
-import { formatAge, formatAmount, intentPath } from "@/lib/format";
 import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
 import { claimAction } from "../intents/[tenant]/[key]/actions";
+import { AutoNotice } from "./auto-notice";
 import { BulkBar } from "./bulk-bar";
+import { InboxTableRow } from "./inbox-row";
 import { InboxFiltersForm } from "./inbox-filters";
 import { useInboxKeyboard } from "./use-inbox-keyboard";
 import type { InboxData, InboxRowJson } from "./types";
@@ -89,7 +90,17 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
 
   return (
     <div className="space-y-3">
-      <InboxFiltersForm filters={filters} tenants={tenants} providers={providers} searchRef={searchRef} />
+      {/* Keyed by the filter: its fields are uncontrolled, and a link to another filter
+          (Show them, Reset) must show that filter's values, not the last ones typed. */}
+      <InboxFiltersForm
+        key={filtersToQuery(filters)}
+        filters={filters}
+        tenants={tenants}
+        providers={providers}
+        searchRef={searchRef}
+      />
+
+      <AutoNotice filters={filters} hidden={data.autoHidden} />
 
       <div className="flex items-center gap-3 text-xs text-slate-600">
         <span aria-live="polite">
@@ -157,88 +168,34 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
           {rows.length === 0 && (
             <tr>
               <td colSpan={9} className="p-6 text-center text-slate-600">
-                Nothing unknown under this filter.
+                {data.autoHidden > 0
+                  ? "Nothing for people under this filter: the reconciler is working on the rest."
+                  : "Nothing unknown under this filter."}
               </td>
             </tr>
           )}
-          {rows.map((row) => {
-            const age = now - Date.parse(row.lastAttemptAt ?? row.createdAt);
-            const overWindow = age > row.provider.responseWindowSeconds * 1000;
-            const claimLive = row.claimedBy && row.claimExpiresAt && Date.parse(row.claimExpiresAt) > now;
-            const active = row.id === rows[activeIndex]?.id;
-            return (
-              <tr
-                key={row.id}
-                ref={(el) => {
-                  if (el) rowRefs.current.set(row.id, el);
-                  else rowRefs.current.delete(row.id);
-                }}
-                tabIndex={active ? 0 : -1}
-                aria-selected={active}
-                onFocus={() => setActiveId(row.id)}
-                onClick={() => setActiveId(row.id)}
-                className={`border-b border-slate-100 ${active ? "bg-blue-50 outline outline-1 outline-blue-300" : ""}`}
-              >
-                {canAct && (
-                  <td className="p-2">
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${row.intentKey}`}
-                      checked={selected.has(row.id)}
-                      onChange={(e) => {
-                        const next = new Map(selected);
-                        if (e.target.checked) next.set(row.id, row);
-                        else next.delete(row.id);
-                        setSelected(next);
-                      }}
-                    />
-                  </td>
-                )}
-                <td className="p-2">
-                  <Link href={intentPath(row)} className="font-mono text-xs text-blue-800 underline">
-                    {row.intentKey}
-                  </Link>
-                  <div className="text-xs text-slate-600">
-                    {row.operation}
-                    {row.status === "dispatched" && " · lease expired"}
-                  </div>
-                </td>
-                <td className="p-2">{row.tenantId}</td>
-                <td className="p-2">{row.provider.name}</td>
-                <td className="p-2 text-right tabular-nums">
-                  {row.amountMinor ? formatAmount(row.amountMinor, row.currency) : (row.recipient ?? "—")}
-                </td>
-                <td className="p-2 whitespace-nowrap">
-                  {formatAge(age)}
-                  {overWindow && (
-                    <span
-                      className="ml-1 rounded bg-red-100 px-1 text-xs text-red-800"
-                      title={`Past the ${row.provider.responseWindowSeconds} s response window`}
-                    >
-                      past window
-                    </span>
-                  )}
-                </td>
-                <td className="p-2 text-right tabular-nums">{row.attemptCount}</td>
-                <td className="p-2">
-                  {row.needsOperator && (
-                    <span className="rounded bg-amber-100 px-1 text-xs text-amber-900">needs operator</span>
-                  )}
-                </td>
-                <td className="p-2">
-                  {claimLive ? (
-                    row.claimedBy!.id === userId ? (
-                      "You"
-                    ) : (
-                      row.claimedBy!.name
-                    )
-                  ) : (
-                    <span className="text-slate-600">—</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {rows.map((row) => (
+            <InboxTableRow
+              key={row.id}
+              row={row}
+              now={now}
+              active={row.id === rows[activeIndex]?.id}
+              canAct={canAct}
+              checked={selected.has(row.id)}
+              userId={userId}
+              onCheck={(checked) => {
+                const next = new Map(selected);
+                if (checked) next.set(row.id, row);
+                else next.delete(row.id);
+                setSelected(next);
+              }}
+              onActivate={() => setActiveId(row.id)}
+              rowRef={(el) => {
+                if (el) rowRefs.current.set(row.id, el);
+                else rowRefs.current.delete(row.id);
+              }}
+            />
+          ))}
         </tbody>
       </table>
       <nav aria-label="Pages" className="flex gap-3 text-sm">

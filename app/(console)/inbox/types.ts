@@ -26,6 +26,14 @@ export type InboxRowJson = {
     supportsIdempotency: boolean;
   };
   claimedBy: { id: string; name: string } | null;
+  /** Set when the reconciler works on it: when it looks next. */
+  reconciler: { nextAt: string } | null;
 };
 
-export type InboxData = { rows: InboxRowJson[]; nextCursor: string | null; now: string };
+export type InboxData = {
+  rows: InboxRowJson[];
+  nextCursor: string | null;
+  /** Intents under the filter left out because the reconciler works on them. */
+  autoHidden: number;
+  now: string;
+};

@@ -3,6 +3,8 @@ import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { AGE_BUCKETS, ledgerMetrics } from "@/lib/metrics";
 import { screenRoles } from "@/lib/nav";
+import { ReconciliationSection } from "./reconciliation-section";
+import { ReconcilerQueue } from "./reconciler-queue";
 
 export const metadata: Metadata = { title: "Metrics" };
 
@@ -17,7 +19,8 @@ export default async function MetricsPage() {
     ["Prepared", n(m.totals.prepared)],
     ["Confirmed", n(m.totals.confirmed)],
     ["Unknown", n(m.totals.unknown)],
-    ["Reconciled by operators", n(m.reconciled)],
+    ["Reconciled automatically", n(m.reconciliation.settled.reconciler)],
+    ["Reconciled by people", n(m.reconciliation.settled.person)],
     ["Compensated", n(m.totals.compensated)],
     ["Unknown past response window", n(m.unknownOverResponseWindow)],
     ["Duplicate-prevention conflicts", n(m.keyConflicts)],
@@ -99,6 +102,8 @@ export default async function MetricsPage() {
           </table>
           <p className="mt-2 text-xs text-slate-600">Conclusive: found matching or authoritatively absent.</p>
         </section>
+        <ReconciliationSection r={m.reconciliation} />
+        <ReconcilerQueue queue={m.reconciliation.queue} />
       </div>
     </div>
   );

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { mayPerform } from "@/lib/auth/authorize";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { formatDuration } from "@/lib/format";
+import { formatDuration, formatUtc } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
+import { ProfileForm } from "./profile-form";
 
 export const metadata: Metadata = { title: "Providers" };
 
@@ -13,7 +15,8 @@ const METHOD_LABELS = {
 } as const;
 
 export default async function ProvidersPage() {
-  await requirePageRole(screenRoles("/providers"), "/providers");
+  const user = await requirePageRole(screenRoles("/providers"), "/providers");
+  const canEdit = mayPerform(user.roles, "administer");
   const providers = await db.providerProfile.findMany({
     orderBy: { id: "asc" },
     include: { _count: { select: { intents: true } } },
@@ -25,6 +28,8 @@ export default async function ProvidersPage() {
         <p className="text-sm text-slate-600">
           What each provider promises: how long it remembers an idempotency key, how late its search may show
           an effect, and how Reckon can look an effect up.
+          {canEdit &&
+            " Admins change the operating settings below, each change with a reason the audit log keeps beside before and after. Key retention and the visibility delay decide when a lookup may prove an effect absent and whether a key may be sent again: set them to what the provider documents, never more generous."}
         </p>
       </div>
       <div className="grid gap-4 md:grid-cols-2">
@@ -37,7 +42,9 @@ export default async function ProvidersPage() {
             <h2 id={`provider-${p.id}`} className="text-lg font-semibold">
               {p.name} <span className="text-sm font-normal text-slate-600">{p.id}</span>
             </h2>
-            <dl className="mt-3 grid grid-cols-[14rem_1fr] gap-y-1 text-sm">
+            <dl className="mt-3 grid grid-cols-[9rem_1fr] sm:grid-cols-[14rem_1fr] gap-x-2 gap-y-1 text-sm">
+              <dt className="text-slate-600">Base URL</dt>
+              <dd className="break-all">{p.baseUrl ?? "the deployment's default"}</dd>
               <dt className="text-slate-600">Kind</dt>
               <dd>{p.kind}</dd>
               <dt className="text-slate-600">Idempotency keys</dt>
@@ -58,7 +65,24 @@ export default async function ProvidersPage() {
               <dd>{p.lookupMethods.map((m) => METHOD_LABELS[m]).join(", ")}</dd>
               <dt className="text-slate-600">Intents in the ledger</dt>
               <dd>{p._count.intents.toLocaleString("en")}</dd>
+              <dt className="text-slate-600">Last changed</dt>
+              <dd>{formatUtc(p.updatedAt, "minute")}</dd>
             </dl>
+            {canEdit && (
+              <ProfileForm
+                profile={{
+                  id: p.id,
+                  name: p.name,
+                  baseUrl: p.baseUrl ?? "",
+                  responseWindowSeconds: String(p.responseWindowSeconds),
+                  keyRetentionSeconds: p.keyRetentionSeconds === null ? "" : String(p.keyRetentionSeconds),
+                  visibilityDelaySeconds: String(p.visibilityDelaySeconds),
+                  rateLimitPerSecond: String(p.rateLimitPerSecond),
+                  supportsIdempotency: p.supportsIdempotency,
+                  updatedAt: p.updatedAt.toISOString(),
+                }}
+              />
+            )}
           </section>
         ))}
       </div>

@@ -1,7 +1,9 @@
 -- Automatic reconciliation (lib/reconcile): the reconciler's work queue, the policy
--- admins set per tenant and provider, the auto-resolve limit beside the approval
--- thresholds, system actors that cannot sign in, and when an intent became unknown and
--- who settled it (for time-to-resolution figures).
+-- admins set per tenant and provider, what an intent's request needs to be sent again
+-- beyond its redacted summary (provider references such as a payment-method token, never
+-- card data or recipients; never shown or exported), the auto-resolve limit beside the
+-- approval thresholds, system actors that cannot sign in, and when an intent became
+-- unknown and who settled it (for time-to-resolution figures).
 
 -- CreateEnum
 CREATE TYPE "reconcile_mode" AS ENUM ('off', 'dry_run', 'on');
@@ -16,7 +18,8 @@ ALTER TABLE "users" ADD COLUMN "system" BOOLEAN NOT NULL DEFAULT false;
 ALTER TABLE "approval_thresholds" ADD COLUMN "auto_resolve_below_minor" BIGINT;
 
 -- AlterTable
-ALTER TABLE "effect_intents" ADD COLUMN "unknown_since" TIMESTAMPTZ(3),
+ALTER TABLE "effect_intents" ADD COLUMN "replay_params" JSONB,
+ADD COLUMN "unknown_since" TIMESTAMPTZ(3),
 ADD COLUMN "settled_at" TIMESTAMPTZ(3),
 ADD COLUMN "settled_by" TEXT;
 

@@ -10,12 +10,8 @@ export const saveThresholdAction = actionFor("administer")
   .metadata({ name: "save-threshold" })
   .inputSchema(thresholdInput)
   .stateAction(async ({ parsedInput, ctx }) => {
-    const saved = await setThreshold(db, ctx.actor, {
-      ...parsedInput,
-      dualThresholdMinor: parsedInput.dualThresholdMinor ?? null,
-      // The form always posts the field: empty means the reconciler never confirms.
-      autoResolveBelowMinor: parsedInput.autoResolveBelowMinor ?? null,
-    });
+    // The form always posts every field: an empty auto-resolve limit means the reconciler never confirms.
+    const saved = await setThreshold(db, ctx.actor, parsedInput);
     refresh();
     return { tenantId: saved.tenantId, currency: saved.currency, savedAt: saved.updatedAt };
   });

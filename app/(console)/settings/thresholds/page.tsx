@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { formatUtc, majorAmountText } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 import { ThresholdRow } from "./threshold-row";
 
@@ -18,45 +19,53 @@ export default async function ThresholdsPage() {
       <div>
         <h1 className="text-2xl font-semibold">Approval thresholds</h1>
         <p className="text-sm text-slate-600">
-          Per tenant and currency, in minor units. At or above the first, a resolution waits for one approver;
-          at or above the second, for two different approvers. Compensating a payment always needs one. Every
-          change is audited. Below the auto-resolve limit (“Reconciler may confirm below”, at most the
-          one-approver threshold; empty: never) the{" "}
+          Per tenant and currency, in the currency&apos;s major units: 1000.00 (or 1,000.00) for USD, EUR and
+          GBP; whole yen, such as 150000, for JPY, which has no minor unit. The amount each field means is
+          shown beneath it. At or above the first, a resolution waits for one approver; at or above the
+          second, for two different approvers. Compensating a payment always needs one. Below the auto-resolve
+          limit (“Reconciler may confirm below”, at most the one-approver threshold; empty: never) the{" "}
           <Link href="/settings/reconciler" className="text-blue-800 underline">
             reconciler
           </Link>{" "}
-          may confirm a receipt the provider holds exactly, without a person.
+          may confirm a receipt the provider holds exactly, without a person. Every change needs a reason,
+          which the audit log keeps beside before and after.
         </p>
       </div>
-      <table
-        className="w-full rounded border border-slate-200 bg-white text-sm"
-        aria-label="Approval thresholds"
-      >
-        <thead>
-          <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
-            <th className="p-2">Tenant</th>
-            <th className="p-2">Currency</th>
-            <th className="p-2">One approver from</th>
-            <th className="p-2">Two approvers from</th>
-            <th className="p-2">Reconciler may confirm below</th>
-            <th className="p-2">Last changed</th>
-            <th className="p-2" />
-          </tr>
-        </thead>
-        <tbody>
-          {thresholds.map((t) => (
-            <ThresholdRow
-              key={t.id}
-              tenantId={t.tenantId}
-              currency={t.currency}
-              thresholdMinor={t.thresholdMinor.toString()}
-              dualThresholdMinor={t.dualThresholdMinor?.toString() ?? ""}
-              autoResolveBelowMinor={t.autoResolveBelowMinor?.toString() ?? ""}
-              changed={`${t.updatedBy?.name ?? "system"}, ${t.updatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`}
-            />
-          ))}
-        </tbody>
-      </table>
+      <div className="overflow-x-auto">
+        <table
+          className="w-full rounded border border-slate-200 bg-white text-sm"
+          aria-label="Approval thresholds"
+        >
+          <thead>
+            <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
+              <th className="p-2">Tenant</th>
+              <th className="p-2">Currency</th>
+              <th className="p-2">One approver from</th>
+              <th className="p-2">Two approvers from</th>
+              <th className="p-2">Reconciler may confirm below</th>
+              <th className="p-2">Last changed</th>
+              <th className="p-2">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {thresholds.map((t) => (
+              <ThresholdRow
+                key={t.id}
+                tenantId={t.tenantId}
+                currency={t.currency}
+                threshold={majorAmountText(t.thresholdMinor, t.currency)}
+                dualThreshold={
+                  t.dualThresholdMinor === null ? "" : majorAmountText(t.dualThresholdMinor, t.currency)
+                }
+                autoResolveBelow={
+                  t.autoResolveBelowMinor === null ? "" : majorAmountText(t.autoResolveBelowMinor, t.currency)
+                }
+                changed={`${t.updatedBy?.name ?? "system"}, ${formatUtc(t.updatedAt, "minute")}`}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -24,6 +24,8 @@ const COLUMNS: CsvColumn<InboxRow>[] = [
   ["customer_ref", (r) => r.customerRef ?? ""],
   ["created_at", (r) => r.createdAt.toISOString()],
   ["last_attempt_at", (r) => r.lastAttemptAt?.toISOString() ?? ""],
+  // Set only on rows the reconciler works on (exported with auto=show).
+  ["reconciler_next_try", (r) => r.reconciler?.nextAt.toISOString() ?? ""],
 ];
 
 /**

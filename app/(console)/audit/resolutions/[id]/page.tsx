@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
+import { ActorName } from "@/components/actor-name";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { formatAmount, formatDuration, formatUtc, intentPath } from "@/lib/format";
@@ -22,8 +23,8 @@ export default async function ResolutionStory({ params }: Props) {
     where: { id },
     include: {
       intent: { include: { provider: { select: { name: true } } } },
-      proposedBy: { select: { name: true, email: true } },
-      lookup: { include: { actor: { select: { name: true, email: true } } } },
+      proposedBy: { select: { name: true, email: true, system: true } },
+      lookup: { include: { actor: { select: { name: true, email: true, system: true } } } },
       approvals: {
         orderBy: { createdAt: "asc" },
         include: { approver: { select: { name: true, email: true } } },
@@ -31,11 +32,11 @@ export default async function ResolutionStory({ params }: Props) {
     },
   });
   if (!r) notFound();
-  const [lookups, events] = await Promise.all([
+  const [lookups, events, machines] = await Promise.all([
     db.lookup.findMany({
       where: { intentId: r.intentId, startedAt: { lte: r.decidedAt ?? new Date() } },
       orderBy: { startedAt: "asc" },
-      include: { actor: { select: { name: true } } },
+      include: { actor: { select: { name: true, system: true } } },
     }),
     db.auditEvent.findMany({
       where: {
@@ -45,7 +46,10 @@ export default async function ResolutionStory({ params }: Props) {
       },
       orderBy: { seq: "asc" },
     }),
+    // Machine actors (the reconciler): audit events name their actor by id and email only.
+    db.user.findMany({ where: { system: true }, select: { id: true, name: true } }),
   ]);
+  const systemActors = new Map(machines.map((m) => [m.id, m.name]));
   return (
     <div className="space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm">
@@ -76,15 +80,22 @@ export default async function ResolutionStory({ params }: Props) {
           </dd>
           <dt className="text-slate-600">Proposed by</dt>
           <dd>
-            {r.proposedBy.name} ({r.proposedBy.email}) at {time(r.createdAt)}
+            <ActorName name={r.proposedBy.name} system={r.proposedBy.system} /> ({r.proposedBy.email}) at{" "}
+            {time(r.createdAt)}
           </dd>
           <dt className="text-slate-600">Reason</dt>
           <dd>“{r.reason}”</dd>
           <dt className="text-slate-600">Evidence</dt>
           <dd>
-            {r.lookup
-              ? `Lookup by ${r.lookup.method.replace(/_/g, " ")}: ${r.lookup.outcome.replace(/_/g, " ")} (${r.lookup.actor?.name ?? "system"}, ${time(r.lookup.startedAt)})`
-              : (r.externalEvidenceRef ?? "none")}
+            {r.lookup ? (
+              <>
+                Lookup by {r.lookup.method.replace(/_/g, " ")}: {r.lookup.outcome.replace(/_/g, " ")} (
+                <ActorName name={r.lookup.actor?.name} system={r.lookup.actor?.system} />,{" "}
+                {time(r.lookup.startedAt)})
+              </>
+            ) : (
+              (r.externalEvidenceRef ?? "none")
+            )}
           </dd>
           <dt className="text-slate-600">Approvals needed</dt>
           <dd>{r.requiredApprovals}</dd>
@@ -118,8 +129,8 @@ export default async function ResolutionStory({ params }: Props) {
         <ul className="space-y-1">
           {lookups.map((l) => (
             <li key={l.id}>
-              {time(l.startedAt)} · {l.actor?.name ?? "system"} · {l.method.replace(/_/g, " ")} →{" "}
-              <strong>{l.outcome.replace(/_/g, " ")}</strong>
+              {time(l.startedAt)} · <ActorName name={l.actor?.name} system={l.actor?.system} /> ·{" "}
+              {l.method.replace(/_/g, " ")} → <strong>{l.outcome.replace(/_/g, " ")}</strong>
               {l.id === r.lookupId && " (cited)"}
               <details>
                 <summary className="cursor-pointer text-xs text-slate-600">Evidence</summary>
@@ -136,8 +147,13 @@ export default async function ResolutionStory({ params }: Props) {
         <ol className="space-y-1">
           {events.map((e) => (
             <li key={String(e.seq)}>
-              #{String(e.seq)} {time(e.occurredAt)} · {e.actorEmail ?? "system"} ·{" "}
-              <span className="font-mono text-xs">{e.action}</span>
+              #{String(e.seq)} {time(e.occurredAt)} ·{" "}
+              {e.actorId && systemActors.has(e.actorId) ? (
+                <ActorName name={systemActors.get(e.actorId)} system email={e.actorEmail} />
+              ) : (
+                (e.actorEmail ?? "system")
+              )}{" "}
+              · <span className="font-mono text-xs">{e.action}</span>
               {e.beforeStatus &&
                 e.afterStatus &&
                 e.beforeStatus !== e.afterStatus &&

@@ -1,9 +1,17 @@
+import { ActorName } from "@/components/actor-name";
 import { formatUtc } from "@/lib/format";
 import type { IntentPageData } from "./load";
 
 const time = formatUtc;
 
-export function AuditTrail({ audit }: { audit: IntentPageData["audit"] }) {
+export function AuditTrail({
+  audit,
+  systemActors,
+}: {
+  audit: IntentPageData["audit"];
+  /** Machine actors by id (the reconciler), shown as automatic rather than by email. */
+  systemActors: IntentPageData["systemActors"];
+}) {
   return (
     <section aria-labelledby="trail" className="rounded border border-slate-200 bg-white p-4">
       <h2 id="trail" className="mb-2 font-semibold">
@@ -30,7 +38,13 @@ export function AuditTrail({ audit }: { audit: IntentPageData["audit"] }) {
           {audit.map((e) => (
             <tr key={String(e.seq)} className="border-t border-slate-100">
               <td className="py-1 whitespace-nowrap">{time(e.occurredAt)}</td>
-              <td>{e.actorEmail ?? "system"}</td>
+              <td>
+                {e.actorId && systemActors.has(e.actorId) ? (
+                  <ActorName name={systemActors.get(e.actorId)} system email={e.actorEmail} />
+                ) : (
+                  (e.actorEmail ?? "system")
+                )}
+              </td>
               <td>{e.action}</td>
               <td>
                 {e.beforeStatus && e.afterStatus

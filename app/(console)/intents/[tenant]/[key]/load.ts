@@ -1,7 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 
-/** Everything the intent page shows, in one read (and its audit trail in a second). */
+const person = { select: { name: true, system: true } } as const;
+
+/** Everything the intent page shows, in one read (and its audit trail and the reconciler's view in a second). */
 export async function loadIntentPage(tenantId: string, intentKey: string) {
   const intent = await db.effectIntent.findUnique({
     where: { tenantId_intentKey: { tenantId, intentKey } },
@@ -9,11 +11,11 @@ export async function loadIntentPage(tenantId: string, intentKey: string) {
       provider: true,
       claimedBy: { select: { id: true, name: true } },
       attempts: { orderBy: { attemptNo: "asc" } },
-      lookups: { orderBy: { startedAt: "desc" }, include: { actor: { select: { name: true } } } },
+      lookups: { orderBy: { startedAt: "desc" }, include: { actor: person } },
       resolutions: {
         orderBy: { createdAt: "desc" },
         include: {
-          proposedBy: { select: { name: true } },
+          proposedBy: person,
           approvals: { include: { approver: { select: { name: true } } } },
         },
       },
@@ -21,14 +23,29 @@ export async function loadIntentPage(tenantId: string, intentKey: string) {
         select: { tenantId: true, intentKey: true, status: true, providerResultId: true, createdAt: true },
       },
       compensates: { select: { tenantId: true, intentKey: true, status: true } },
+      reconciliation: true,
     },
   });
   if (!intent) return null;
-  const audit = await db.auditEvent.findMany({
-    where: { targetType: "intent", targetId: intent.id },
-    orderBy: { seq: "asc" },
-  });
-  return { intent, audit };
+  const [audit, policy, machines] = await Promise.all([
+    db.auditEvent.findMany({
+      where: { targetType: "intent", targetId: intent.id },
+      orderBy: { seq: "asc" },
+    }),
+    db.reconcilePolicy.findUnique({
+      where: { tenantId_providerId: { tenantId: intent.tenantId, providerId: intent.providerId } },
+      select: { mode: true },
+    }),
+    // Machine actors (the reconciler): few, and audit events name their actor by id and email only.
+    db.user.findMany({ where: { system: true }, select: { id: true, name: true } }),
+  ]);
+  return {
+    intent,
+    audit,
+    // No policy row: the reconciler is off for this tenant and provider.
+    policyMode: policy?.mode ?? "off",
+    systemActors: new Map(machines.map((m) => [m.id, m.name])),
+  };
 }
 
 export type IntentPageData = NonNullable<Awaited<ReturnType<typeof loadIntentPage>>>;

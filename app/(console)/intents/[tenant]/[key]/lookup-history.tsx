@@ -1,3 +1,4 @@
+import { ActorName } from "@/components/actor-name";
 import { formatUtc } from "@/lib/format";
 import type { IntentView } from "./load";
 
@@ -14,12 +15,17 @@ export function LookupHistory({ intent }: { intent: IntentView }) {
       )}
       <ol className="space-y-2" aria-label="Lookup history">
         {intent.lookups.map((l) => (
-          <li key={l.id} className="rounded border border-slate-100 p-2 text-sm">
+          // Anchored, so the reconciler's section can point at the lookup it decided on.
+          <li
+            key={l.id}
+            id={`lookup-${l.id}`}
+            className="scroll-mt-4 rounded border border-slate-100 p-2 text-sm target:border-sky-400"
+          >
             <div className="flex flex-wrap gap-2">
               <strong data-testid="lookup-outcome">{l.outcome.replace(/_/g, " ")}</strong>
               <span>by {l.method.replace(/_/g, " ")}</span>
               <span className="text-slate-600">
-                {time(l.startedAt)} · {l.actor?.name ?? "system"}
+                {time(l.startedAt)} · <ActorName name={l.actor?.name} system={l.actor?.system} />
               </span>
               {l.providerResultId && <span className="font-mono text-xs">{l.providerResultId}</span>}
               {l.errorClass && <span className="text-red-800">{l.errorClass}</span>}

@@ -17,6 +17,7 @@ import { ClaimForm } from "./claim-form";
 import { Facts } from "./facts";
 import { loadIntentPage } from "./load";
 import { LookupHistory } from "./lookup-history";
+import { ReconcilerSection } from "./reconciler-section";
 import { ResolutionList } from "./resolution-list";
 import { LookupForm } from "./lookup-form";
 import { ResolveForm } from "./resolve-form";
@@ -38,7 +39,7 @@ export default async function IntentPage({ params }: Props) {
   if (!tenantId || !intentKey) notFound();
   const data = await loadIntentPage(tenantId, intentKey);
   if (!data) notFound();
-  const { intent, audit } = data;
+  const { intent, audit, policyMode, systemActors } = data;
   const now = new Date();
   const canAct = hasAnyRole(user.roles, OPERATOR_ROLES);
   const retentionEnds = keyRetentionEndsAt(intent, intent.provider);
@@ -68,13 +69,15 @@ export default async function IntentPage({ params }: Props) {
         <div className="space-y-5">
           <Facts intent={intent} now={now} retentionEnds={retentionEnds} />
 
+          <ReconcilerSection intent={intent} policyMode={policyMode} />
+
           <AttemptsTable intent={intent} />
 
           <LookupHistory intent={intent} />
 
           <ResolutionList intent={intent} />
 
-          <AuditTrail audit={audit} />
+          <AuditTrail audit={audit} systemActors={systemActors} />
         </div>
 
         <aside className="space-y-4" aria-label="Actions">

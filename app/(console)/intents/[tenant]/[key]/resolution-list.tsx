@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ActorName } from "@/components/actor-name";
 import { StatusBadge } from "@/components/status-badge";
 import { formatUtc, intentPath } from "@/lib/format";
 import type { IntentView } from "./load";
@@ -16,7 +17,7 @@ export function ResolutionList({ intent }: { intent: IntentView }) {
         {intent.resolutions.map((r) => (
           <li key={r.id}>
             <strong>{r.kind.replace(/_/g, " ")}</strong> — {r.status.replace(/_/g, " ")} · proposed by{" "}
-            {r.proposedBy.name} at {time(r.createdAt)}
+            <ActorName name={r.proposedBy.name} system={r.proposedBy.system} /> at {time(r.createdAt)}
             {r.requiredApprovals > 0 &&
               ` · ${r.approvals.filter((a) => a.decision === "approved").length}/${r.requiredApprovals} approvals`}
             <div className="text-slate-600">“{r.reason}”</div>
