@@ -53,7 +53,7 @@ const IDENTITIES: { part: Part | null; roles: Role[] | null }[] = [
 const expected = (access: Access, roles: Role[] | null) => allows(access, roles, mayPerform);
 
 // Actions built with .action() take their input only; the forms' actions take (previous state, input).
-const PLAIN_ACTIONS = new Set(["bulkAcceptAction", "verifyChainAction"]);
+const PLAIN_ACTIONS = new Set(["bulkAcceptAction", "bulkMarkRejectedAction", "verifyChainAction"]);
 
 for (const identity of IDENTITIES) {
   test(`as ${identity.part ?? "anonymous"}: every page, route and action answers as the policy says`, async ({

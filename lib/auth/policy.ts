@@ -52,6 +52,7 @@ export const ROUTE_POLICY = {
   "GET /api/inbox": { roles: READERS },
   "GET /api/inbox/export": { roles: READERS },
   "POST /api/intents/[id]/lookups": { duty: "look_up" },
+  "GET /api/approvals/count": { roles: ["approver"] },
   "GET /api/audit/export": { roles: ["auditor"] },
   "GET /api/audit/checkpoint": { roles: ["auditor"] },
 } as const satisfies Record<string, Access>;
@@ -66,6 +67,7 @@ export const ACTION_POLICY = {
   proposeAction: { duty: "resolve" },
   sendCompensationAction: { duty: "resolve" },
   bulkAcceptAction: { duty: "resolve" },
+  bulkMarkRejectedAction: { duty: "resolve" },
   decideAction: { duty: "decide" },
   saveThresholdAction: { duty: "administer" },
   saveReconcilePolicyAction: { duty: "administer" },

@@ -23,11 +23,14 @@ const pairWhere = (pairs: PolicyPair[]) => ({
 
 /**
  * What keeps an intent the reconciler has taken up in people's hands anyway: a person
- * escalated it (needs operator) or holds a live claim on it. The reconciler steps aside
+ * escalated it (needs operator), holds a live claim on it, or proposed a resolution that
+ * waits for approval. The reconciler steps aside
  * for both at its next look; until then its row may still say active.
  */
 const leftToReconciler = (now: Date): Prisma.EffectIntentWhereInput => ({
   needsOperator: false,
+  // A person's request waiting for approval: people decide it, the reconciler waits.
+  resolutions: { none: { status: "pending_approval" } },
   // Every branch null-safe: this sits under a NOT, where an unknown would drop the row.
   OR: [{ claimedById: null }, { claimExpiresAt: null }, { claimExpiresAt: { lte: now } }],
 });

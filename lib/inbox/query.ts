@@ -1,126 +1,17 @@
-import { z } from "zod";
-import { ZERO_DECIMAL_CURRENCIES } from "@/lib/format";
-import { parseQuery } from "@/lib/validation/query";
-import { oneLineText } from "@/lib/validation/text";
+import { keyRetentionEndsAt } from "@/lib/resolution/rules";
 import type { Prisma, PrismaClient } from "@/prisma/generated/client";
 import { autoPairs, autoWhere, countAutoHidden, isAutoReconciled } from "./auto";
+import { decodeCursor, encodeCursor } from "./cursor";
+import { filterWhere, type InboxFilters } from "./filters";
+import { compareKeys, cursorKey, segments, sortKeyOf } from "./order";
+import { prefixMatches } from "./search";
 
-/** Largest amount a filter may name, in major units (well inside the amount column's range). */
-const MAX_AMOUNT = 1e13;
-
-const amountBound = (label: string) =>
-  z.coerce
-    .number({ error: `${label} must be a number.` })
-    .finite(`${label} must be a number.`)
-    .nonnegative(`${label} cannot be negative.`)
-    .max(MAX_AMOUNT, `${label} is at most 10,000,000,000,000.`);
-
-/** Inbox filters, as they appear in the URL (so a view can be shared). */
-export const inboxFilters = z.object({
-  tenant: oneLineText("Tenant", 1, 64).optional(),
-  provider: oneLineText("Provider", 1, 64).optional(),
-  age: z.enum(["any", "over_window", "over_1h", "over_24h"]).default("any"),
-  min: amountBound("Amount from").optional(),
-  max: amountBound("Amount to").optional(),
-  claim: z.enum(["any", "unclaimed", "claimed", "mine"]).default("any"),
-  needsOperator: z.enum(["1", "0"]).optional(),
-  q: oneLineText("Search", 1, 255).optional(),
-  // hide: leave out intents the reconciler is working on under a policy that is on.
-  auto: z.enum(["hide", "show"]).default("hide"),
-  cursor: z
-    .string()
-    .max(300)
-    .refine((c) => decodeCursor(c) !== null, "This page link is not valid; start again from the first page.")
-    .optional(),
-});
-
-export type InboxFilters = z.infer<typeof inboxFilters>;
-
-/** The filters of a URL; a filter that does not parse is dropped and named in `problems`. */
-export function parseInboxFilters(params: URLSearchParams | Record<string, string | string[] | undefined>) {
-  return parseQuery(inboxFilters, params);
-}
-
-/** The filters back as a query string (without the cursor unless asked). */
-export function filtersToQuery(f: InboxFilters, withCursor = false): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) {
-    if (
-      v === undefined ||
-      v === "" ||
-      (k === "age" && v === "any") ||
-      (k === "claim" && v === "any") ||
-      (k === "auto" && v === "hide")
-    )
-      continue;
-    if (k === "cursor" && !withCursor) continue;
-    q.set(k, String(v));
-  }
-  return q.toString();
-}
-
-type Cursor = { createdAt: string; id: string };
-
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
-}
-
-const cursorShape = z.object({ createdAt: z.iso.datetime(), id: z.uuid() });
-
-function decodeCursor(s: string | undefined): Cursor | null {
-  if (!s) return null;
-  try {
-    const parsed = cursorShape.safeParse(JSON.parse(Buffer.from(s, "base64url").toString()));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-// Amount filters are in major units.
-const ZERO_DECIMAL = [...ZERO_DECIMAL_CURRENCIES];
-
-function amountWhere(op: "gte" | "lte", major: number): Prisma.EffectIntentWhereInput {
-  return {
-    OR: [
-      { currency: { in: ZERO_DECIMAL }, amountMinor: { [op]: BigInt(Math.round(major)) } },
-      { currency: { notIn: ZERO_DECIMAL }, amountMinor: { [op]: BigInt(Math.round(major * 100)) } },
-    ],
-  };
-}
+export { filtersToQuery, parseInboxFilters, type InboxFilters } from "./filters";
 
 export const INBOX_PAGE_SIZE = 50;
 
-/** The filters other than status (shared by both halves of the inbox). */
-export function filterWhere(
-  f: InboxFilters,
-  userId: string,
-  now: Date,
-  providerWindows: Map<string, number>,
-): Prisma.EffectIntentWhereInput[] {
-  const and: Prisma.EffectIntentWhereInput[] = [];
-  if (f.tenant) and.push({ tenantId: f.tenant });
-  if (f.provider) and.push({ providerId: f.provider });
-  if (f.needsOperator === "1") and.push({ needsOperator: true });
-  if (f.needsOperator === "0") and.push({ needsOperator: false });
-  if (f.min !== undefined) and.push(amountWhere("gte", f.min));
-  if (f.max !== undefined) and.push(amountWhere("lte", f.max));
-  if (f.claim === "unclaimed") and.push({ OR: [{ claimedById: null }, { claimExpiresAt: { lte: now } }] });
-  if (f.claim === "claimed") and.push({ claimedById: { not: null }, claimExpiresAt: { gt: now } });
-  if (f.claim === "mine") and.push({ claimedById: userId, claimExpiresAt: { gt: now } });
-  if (f.age === "over_1h") and.push({ createdAt: { lt: new Date(now.getTime() - 3_600_000) } });
-  if (f.age === "over_24h") and.push({ createdAt: { lt: new Date(now.getTime() - 86_400_000) } });
-  if (f.age === "over_window") {
-    // Older than its provider's normal response window.
-    and.push({
-      OR: [...providerWindows].map(([providerId, seconds]) => ({
-        providerId,
-        createdAt: { lt: new Date(now.getTime() - seconds * 1000) },
-      })),
-    });
-  }
-  return and;
-}
+/** At most this many matches per search field; a search names few intents. */
+const SEARCH_LIMIT = 1000;
 
 const select = {
   id: true,
@@ -152,13 +43,26 @@ const select = {
   },
   claimedBy: { select: { id: true, name: true } },
   reconciliation: { select: { state: true, nextAt: true } },
+  // The open approval request, if any (at most one per intent: a partial unique index).
+  resolutions: {
+    where: { status: "pending_approval" },
+    select: {
+      requiredApprovals: true,
+      _count: { select: { approvals: { where: { decision: "approved" } } } },
+    },
+    take: 1,
+  },
 } satisfies Prisma.EffectIntentSelect;
 
 type SelectedRow = Prisma.EffectIntentGetPayload<{ select: typeof select }>;
 
-export type InboxRow = Omit<SelectedRow, "reconciliation"> & {
+export type InboxRow = Omit<SelectedRow, "reconciliation" | "resolutions"> & {
   /** Set when the reconciler works on it (a policy that is on): when it looks next. */
   reconciler: { nextAt: Date } | null;
+  /** When the provider forgets the key (lib/resolution/rules.ts); null when it has none. */
+  actBefore: Date | null;
+  /** An approval request waiting on it: approvals so far of those required. */
+  awaiting: { approved: number; required: number } | null;
 };
 
 export type InboxPage = {
@@ -166,11 +70,14 @@ export type InboxPage = {
   nextCursor: string | null;
   /** How many intents under the filter are left out because the reconciler works on them. */
   autoHidden: number;
+  /** How many intents the filter shows, over every page (null when not counted). */
+  total: number | null;
 };
 
 /**
- * Oldest first, by keyset on (created_at, id): no OFFSET, so page 1,000 costs what
- * page 1 does, and rows arriving meanwhile never shift the page under the reader.
+ * One page in the chosen order (lib/inbox/order.ts), by keyset on its sort key: no
+ * OFFSET, so page 1,000 costs what page 1 does, and rows arriving meanwhile never shift
+ * the page under the reader.
  */
 export async function inboxPage(
   db: PrismaClient,
@@ -178,68 +85,76 @@ export async function inboxPage(
   userId: string,
   now = new Date(),
   pageSize = INBOX_PAGE_SIZE,
+  /** countHidden: false skips both counts (the hidden and the total), for callers that only page. */
   options: { countHidden?: boolean } = {},
 ): Promise<InboxPage> {
-  // Response windows are only needed for the "past response window" filter.
-  const [providers, allPairs] = await Promise.all([
-    f.age === "over_window"
-      ? db.providerProfile.findMany({ select: { id: true, responseWindowSeconds: true } })
-      : [],
+  const [providers, allPairs, found] = await Promise.all([
+    db.providerProfile.findMany({
+      select: { id: true, responseWindowSeconds: true, supportsIdempotency: true, keyRetentionSeconds: true },
+      orderBy: { id: "asc" },
+    }),
     autoPairs(db),
+    // A search finds its few ids first (index ranges), so the scans below see only those.
+    f.q ? prefixMatches(db, f.q, SEARCH_LIMIT) : null,
   ]);
   // Only the policies the tenant and provider filters leave in play: none, nothing to hide or count.
   const pairs = allPairs.filter(
     (p) => (!f.tenant || p.tenantId === f.tenant) && (!f.provider || p.providerId === f.provider),
   );
   const filters = filterWhere(f, userId, now, new Map(providers.map((p) => [p.id, p.responseWindowSeconds])));
-  if (f.q) {
-    // Search is by exact key, workflow id, customer reference or provider result id:
-    // four index lookups first, so the ordered scan below only sees their few rows.
-    const q = f.q;
-    const found = await Promise.all(
-      [{ intentKey: q }, { workflowId: q }, { customerRef: q }, { providerResultId: q }].map((where) =>
-        db.effectIntent.findMany({ where, select: { id: true }, take: 1000 }),
-      ),
-    );
-    filters.push({ id: { in: [...new Set(found.flat().map((r) => r.id))] } });
-  }
+  if (found) filters.push({ id: { in: found } });
   // Unknown intents the reconciler works on are left out (unless asked for); a dispatched
   // one whose worker lost its lease is always shown (the sweeper turns it unknown soon).
   const auto = f.auto === "hide" ? autoWhere(pairs, now) : null;
+  // Two statuses, each its own ordered scan: one query with an OR of both would have to
+  // sort every match before returning the first row.
+  const statuses: Prisma.EffectIntentWhereInput[] = [
+    auto ? { status: "unknown", NOT: auto } : { status: "unknown" },
+    { status: "dispatched", leaseExpiresAt: { lt: now } },
+  ];
+  const counting = options.countHidden !== false;
   // Counted over the whole filter (every page), before the cursor narrows it.
-  const hidden =
-    auto && options.countHidden !== false ? countAutoHidden(db, pairs, filters, now) : Promise.resolve(0);
+  const hidden = auto && counting ? countAutoHidden(db, pairs, filters, now) : Promise.resolve(0);
+  const total = counting
+    ? Promise.all(statuses.map((s) => db.effectIntent.count({ where: { AND: [s, ...filters] } }))).then(
+        ([a, b]) => a! + b!,
+      )
+    : Promise.resolve(null);
+
   const cursor = decodeCursor(f.cursor);
-  if (cursor) {
-    const at = new Date(cursor.createdAt);
-    filters.push({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: cursor.id } }] });
-  }
-  // Two ordered index scans, merged here: unknown intents, and dispatched ones whose
-  // worker lost its lease (few: the sweeper turns them unknown). One query with an OR
-  // of both would have to sort every match before returning the first page. A search
-  // has found its few ids already: fetch those by primary key and order them here.
-  const page = (status: Prisma.EffectIntentWhereInput) =>
-    db.effectIntent.findMany({
-      where: { AND: [status, ...filters] },
-      select,
-      ...(f.q
-        ? {}
-        : { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }], take: pageSize + 1 }),
-    });
-  const [unknown, lost, autoHidden] = await Promise.all([
-    page(auto ? { status: "unknown", NOT: auto } : { status: "unknown" }),
-    page({ status: "dispatched", leaseExpiresAt: { lt: now } }),
-    hidden,
-  ]);
-  const rows = [...unknown, ...lost]
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const asOf = cursor ? new Date(cursor.asOf) : now;
+  const inPlay = providers.filter((p) => !f.provider || p.id === f.provider);
+  const scans = found
+    ? // A search's few rows: fetched by primary key and ordered here.
+      statuses.map((s) => db.effectIntent.findMany({ where: { AND: [s, ...filters] }, select }))
+    : segments(f.sort, inPlay, asOf, cursor).flatMap((segment) =>
+        statuses.map((s) =>
+          db.effectIntent.findMany({
+            where: { AND: [s, segment.where, ...filters] },
+            select,
+            orderBy: segment.orderBy,
+            take: pageSize + 1,
+          }),
+        ),
+      );
+  const [lists, autoHidden, count] = await Promise.all([Promise.all(scans), hidden, total]);
+  const from = cursor ? cursorKey(cursor) : null;
+  const keyed = lists
+    .flat()
+    .map((row) => ({ row, key: sortKeyOf(row, f.sort, asOf) }))
+    .filter(({ key }) => !from || compareKeys(key, from) > 0)
+    .sort((a, b) => compareKeys(a.key, b.key))
     .slice(0, pageSize + 1);
-  const more = rows.length > pageSize;
-  const shown = more ? rows.slice(0, pageSize) : rows;
+  const more = keyed.length > pageSize;
+  const shown = more ? keyed.slice(0, pageSize) : keyed;
   const last = shown.at(-1);
   return {
-    rows: shown.map(({ reconciliation, ...row }) => ({
+    rows: shown.map(({ row: { reconciliation, resolutions, ...row } }) => ({
       ...row,
+      actBefore: keyRetentionEndsAt(row, row.provider),
+      awaiting: resolutions[0]
+        ? { approved: resolutions[0]._count.approvals, required: resolutions[0].requiredApprovals }
+        : null,
       reconciler:
         reconciliation &&
         isAutoReconciled(
@@ -250,8 +165,17 @@ export async function inboxPage(
           ? { nextAt: reconciliation.nextAt }
           : null,
     })),
-    nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+    nextCursor:
+      more && last
+        ? encodeCursor({
+            asOf: asOf.toISOString(),
+            b: last.key.b,
+            k: new Date(last.key.k).toISOString(),
+            id: last.row.id,
+          })
+        : null,
     autoHidden,
+    total: count,
   };
 }
 

@@ -39,6 +39,8 @@ export async function runScenario(
       sandboxUrl,
       workerId: "scenario-worker",
       leaseMs: 30_000,
+      // A clean effect's answer must arrive, however loaded the machine: only the faults lose it.
+      clientTimeoutMs: scenario === "clean" ? 15_000 : undefined,
       now: () => new Date(at + (Date.now() - started)),
       crash: (point) => {
         if (scenario === "never_sent_worker_lost" && point === "after_dispatch")

@@ -38,7 +38,7 @@ export function DecisionForm({ resolutionId, label }: { resolutionId: string; la
     <form action={formAction} aria-label={`Decide on ${label}`} className="mt-3 space-y-2">
       <input type="hidden" name="resolutionId" value={resolutionId} />
       <div className="flex flex-wrap items-end gap-2">
-        <label className="flex flex-col" htmlFor={inputId}>
+        <label className="flex w-full flex-col sm:w-auto" htmlFor={inputId}>
           <span className="text-xs text-slate-600">Reason for your decision</span>
           <input
             id={inputId}
@@ -50,7 +50,7 @@ export function DecisionForm({ resolutionId, label }: { resolutionId: string; la
             maxLength={2000}
             aria-invalid={reasonError ? true : undefined}
             aria-describedby={`${inputId}-error`}
-            className="w-96 max-w-full rounded border border-slate-300 px-2 py-1"
+            className="w-full rounded border border-slate-300 px-2 py-1 sm:w-96"
           />
         </label>
         <button

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
+import { filtersToQuery, type InboxFilters } from "@/lib/inbox/filters";
 
 /**
  * Says what the inbox leaves out: intents the reconciler is working on (under a policy

@@ -2,44 +2,54 @@
 
 import { useState } from "react";
 import { postJson } from "@/components/post-json";
-import { bulkAcceptAction } from "./actions";
+import { bulkAcceptAction, bulkMarkRejectedAction, type BulkItemResult } from "./actions";
+import { BulkResolveForm } from "./bulk-resolve-form";
+import { BulkRows, outcomeLabel, type LookupState, type RowResult } from "./bulk-rows";
 import type { InboxRowJson } from "./types";
 
-type LookupState = { outcome: string; lookupId: string | null; error: string | null };
-type AcceptResult = { intentId: string; outcome: string; message: string | null };
+type Kind = RowResult["kind"];
 
-const OUTCOME_LABELS: Record<string, string> = {
-  found_matching: "found matching",
-  found_conflicting: "found conflicting",
-  multiple_found: "multiple found",
-  absent: "absent",
-  not_visible_yet: "not visible yet",
-  inconclusive: "inconclusive",
-};
-
-/** Bulk lookups with progress, then one-step acceptance of every exact match under the threshold. */
+/**
+ * Bulk lookups with progress; then, with one reason, acceptance of every exact match or
+ * rejection of every row proven absent while the provider keeps its key — those that
+ * need an approver are skipped. Every row shows its own outcome until dismissed.
+ */
 export function BulkBar({
   rows,
+  now,
   onDone,
-  onClear,
+  onDismiss,
 }: {
   rows: InboxRowJson[];
+  /** The server's time of the inbox page (deadlines are judged by it). */
+  now: number;
   onDone: () => void;
-  onClear: () => void;
+  onDismiss: (ids: string[]) => void;
 }) {
   const [lookups, setLookups] = useState<Map<string, LookupState>>(new Map());
+  const [results, setResults] = useState<Map<string, RowResult>>(new Map());
   const [running, setRunning] = useState(false);
-  const [reason, setReason] = useState("");
-  const [accepting, setAccepting] = useState(false);
-  const [acceptResults, setAcceptResults] = useState<AcceptResult[] | null>(null);
-  const [submissionKey] = useState(() => crypto.randomUUID());
-  const done = rows.filter((r) => lookups.has(r.id)).length;
-  const matching = rows.filter((r) => lookups.get(r.id)?.outcome === "found_matching");
+  const [error, setError] = useState<string | null>(null);
+  const [summary, setSummary] = useState<string | null>(null);
+  // One submission key per kind and run: a retried bulk run applies nothing twice.
+  const [keys, setKeys] = useState(() => ({ accept: crypto.randomUUID(), reject: crypto.randomUUID() }));
+  const open = rows.filter((r) => results.get(r.id)?.outcome !== "applied");
+  const done = open.filter((r) => lookups.has(r.id)).length;
+  const pending = (r: InboxRowJson) => !results.has(r.id);
+  const matching = open.filter((r) => pending(r) && lookups.get(r.id)?.outcome === "found_matching");
+  // Absent proves a retry safe only while the provider keeps the key (lib/resolution/rules.ts).
+  const absent = open.filter(
+    (r) =>
+      pending(r) &&
+      lookups.get(r.id)?.outcome === "absent" &&
+      (r.actBefore === null || Date.parse(r.actBefore) > now),
+  );
+  const settled = rows.filter((r) => results.get(r.id)?.outcome === "applied").map((r) => r.id);
 
   async function lookUpAll() {
     setRunning(true);
-    setAcceptResults(null);
-    const queue = [...rows];
+    setResults((m) => new Map([...m].filter(([, r]) => r.outcome === "applied")));
+    const queue = [...open];
     // Two at a time; the server paces each provider to its own rate limit.
     const worker = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
@@ -51,44 +61,55 @@ export function BulkBar({
             { tenantId: row.tenantId, method },
           );
           state = { outcome: lookup.outcome, lookupId: lookup.id, error: null };
-        } catch (error) {
-          state = { outcome: "error", lookupId: null, error: (error as Error).message };
+        } catch (e) {
+          state = { outcome: "error", lookupId: null, error: (e as Error).message };
         }
         setLookups((m) => new Map(m).set(row.id, state));
       }
     };
+    setLookups((m) => new Map([...m].filter(([id]) => !queue.some((r) => r.id === id))));
     await Promise.all([worker(), worker()]);
     setRunning(false);
   }
 
-  async function acceptMatching() {
-    setAccepting(true);
-    try {
-      const result = await bulkAcceptAction({
-        reason,
-        submissionKey,
-        items: matching.map((r) => ({
-          intentId: r.id,
-          lookupId: lookups.get(r.id)!.lookupId!,
-          expectedVersion: r.version,
-        })),
+  async function resolve(kind: Kind, items: InboxRowJson[], reason: string) {
+    setError(null);
+    const run = kind === "accept" ? bulkAcceptAction : bulkMarkRejectedAction;
+    const result = await run({
+      reason,
+      submissionKey: keys[kind],
+      items: items.map((r) => ({
+        intentId: r.id,
+        lookupId: lookups.get(r.id)!.lookupId!,
+        expectedVersion: r.version,
+      })),
+    });
+    if (result?.data) {
+      const answered: BulkItemResult[] = result.data.results;
+      setResults((m) => {
+        const next = new Map(m);
+        for (const a of answered) next.set(a.intentId, { kind, outcome: a.outcome, message: a.message });
+        return next;
       });
-      if (!result.data)
-        throw new Error(
-          result.serverError?.message ??
-            Object.values(result.validationErrors?.fieldErrors ?? {})[0]?.[0] ??
-            "Nothing was accepted.",
-        );
-      setAcceptResults(result.data.results);
-    } catch (error) {
-      setAcceptResults([{ intentId: "", outcome: "refused", message: (error as Error).message }]);
-    }
-    setAccepting(false);
+      setKeys((k) => ({ ...k, [kind]: crypto.randomUUID() }));
+      const n = (outcome: string) => answered.filter((a) => a.outcome === outcome).length;
+      setSummary(
+        `${n("applied")} ${kind === "accept" ? "accepted" : "marked rejected"} · ${n("needs_approval")} need approval (skipped) · ${n("refused")} refused`,
+      );
+    } else
+      setError(
+        result?.serverError?.message ??
+          Object.values(result?.validationErrors?.fieldErrors ?? {})[0]?.[0] ??
+          "Nothing was resolved.",
+      );
     onDone();
   }
 
   const counts = new Map<string, number>();
-  for (const s of lookups.values()) counts.set(s.outcome, (counts.get(s.outcome) ?? 0) + 1);
+  for (const r of open) {
+    const s = lookups.get(r.id);
+    if (s) counts.set(s.outcome, (counts.get(s.outcome) ?? 0) + 1);
+  }
 
   return (
     <section
@@ -97,80 +118,65 @@ export function BulkBar({
     >
       <div className="flex flex-wrap items-center gap-3">
         <strong>{rows.length} selected</strong>
+        {open.length > 0 && (
+          <button
+            type="button"
+            disabled={running}
+            onClick={() => void lookUpAll()}
+            className="rounded bg-blue-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+          >
+            {running ? "Looking up…" : `Look up ${open.length} selected`}
+          </button>
+        )}
         <button
           type="button"
-          disabled={running}
-          onClick={() => void lookUpAll()}
-          className="rounded bg-blue-700 px-3 py-1 font-medium text-white disabled:opacity-60"
+          disabled={settled.length === 0}
+          onClick={() => onDismiss(settled)}
+          className="underline disabled:no-underline disabled:opacity-60"
         >
-          {running ? "Looking up…" : `Look up ${rows.length} selected`}
+          Dismiss all settled
         </button>
-        <button type="button" onClick={onClear} className="underline">
+        <button type="button" onClick={() => onDismiss(rows.map((r) => r.id))} className="underline">
           Clear selection
         </button>
         {(running || done > 0) && (
           <div className="flex items-center gap-2">
-            <progress
-              role="progressbar"
-              aria-label="Bulk lookup progress"
-              aria-valuenow={done}
-              aria-valuemax={rows.length}
-              value={done}
-              max={rows.length}
-              className="w-40"
-            />
+            <progress aria-label="Bulk lookup progress" value={done} max={open.length} className="w-40" />
             <span aria-live="polite">
-              {done}/{rows.length} looked up
+              {done}/{open.length} looked up
             </span>
           </div>
         )}
       </div>
-      {done > 0 && (
-        <p>{[...counts].map(([outcome, n]) => `${n} ${OUTCOME_LABELS[outcome] ?? outcome}`).join(" · ")}</p>
+      {done > 0 && <p>{[...counts].map(([outcome, n]) => `${n} ${outcomeLabel(outcome)}`).join(" · ")}</p>}
+      {!running && matching.length > 0 && (
+        <BulkResolveForm
+          label={`accepting all ${matching.length} exact matches`}
+          action={`Accept ${matching.length} found matching`}
+          tone="bg-green-700"
+          onSubmit={(reason) => resolve("accept", matching, reason)}
+        />
       )}
-      {!running && matching.length > 0 && !acceptResults && (
-        <form
-          className="flex flex-wrap items-end gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void acceptMatching();
-          }}
-        >
-          <label className="flex flex-col">
-            <span className="text-xs text-slate-600">
-              Reason for accepting all {matching.length} exact matches
-            </span>
-            <input
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              required
-              minLength={5}
-              maxLength={2000}
-              className="w-96 rounded border border-slate-300 px-2 py-1"
-            />
-          </label>
-          <button
-            type="submit"
-            disabled={accepting || reason.trim().length < 5}
-            className="rounded bg-green-700 px-3 py-1 font-medium text-white disabled:opacity-60"
-          >
-            {accepting ? "Accepting…" : `Accept ${matching.length} found matching`}
-          </button>
-          <span className="text-xs text-slate-600">
-            Those that need an approver are skipped and stay in the inbox.
-          </span>
-        </form>
+      {!running && absent.length > 0 && (
+        <BulkResolveForm
+          label={`marking all ${absent.length} absent rejected`}
+          action={`Mark ${absent.length} absent rejected`}
+          tone="bg-purple-700"
+          onSubmit={(reason) => resolve("reject", absent, reason)}
+        />
       )}
-      {acceptResults && (
-        <p role="status">
-          {acceptResults.filter((r) => r.outcome === "applied").length} accepted ·{" "}
-          {acceptResults.filter((r) => r.outcome === "needs_approval").length} need approval (skipped) ·{" "}
-          {acceptResults.filter((r) => r.outcome === "refused").length} refused
-          {acceptResults.find((r) => r.outcome === "refused")?.message
-            ? ` (${acceptResults.find((r) => r.outcome === "refused")!.message})`
-            : ""}
+      {(matching.length > 0 || absent.length > 0) && (
+        <p className="text-xs text-slate-600">
+          Each is its own audited resolution; those that need an approver are skipped.
         </p>
       )}
+      {summary && <p role="status">{summary}</p>}
+      {error && (
+        <p role="alert" className="text-red-800">
+          {error}
+        </p>
+      )}
+      <BulkRows rows={rows} lookups={lookups} results={results} onDismiss={(id) => onDismiss([id])} />
     </section>
   );
 }

@@ -3,7 +3,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import type { RefObject } from "react";
-import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
+import { filtersToQuery, type InboxFilters } from "@/lib/inbox/filters";
 
 type Option = { id: string; name: string };
 
@@ -15,11 +15,13 @@ export function InboxFiltersForm({
   filters,
   tenants,
   providers,
+  currencies,
   searchRef,
 }: {
   filters: InboxFilters;
   tenants: Option[];
   providers: Option[];
+  currencies: string[];
   searchRef: RefObject<HTMLInputElement | null>;
 }) {
   const exportQuery = filtersToQuery(filters);
@@ -30,14 +32,16 @@ export function InboxFiltersForm({
       className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3 text-sm"
     >
       <label className="flex flex-col">
-        <span className="text-xs text-slate-600">Search (key, workflow, customer or provider id)</span>
+        <span className="text-xs text-slate-600">
+          Search by prefix (key, object, workflow, customer or provider id)
+        </span>
         <input
           ref={searchRef}
           name="q"
           type="search"
           defaultValue={filters.q ?? ""}
           className="w-80 rounded border border-slate-300 px-2 py-1"
-          placeholder="invoice:inv_42:collect:v1"
+          placeholder="inv_42 or invoice:inv_42"
         />
       </label>
       <Select label="Tenant" name="tenant" value={filters.tenant} options={tenants} />
@@ -53,28 +57,18 @@ export function InboxFiltersForm({
         ]}
         anyLabel="Any age"
       />
-      <label className="flex flex-col">
-        <span className="text-xs text-slate-600">Amount from</span>
-        <input
-          name="min"
-          type="number"
-          min="0"
-          step="any"
-          defaultValue={filters.min ?? ""}
-          className="w-24 rounded border border-slate-300 px-2 py-1"
+      <fieldset className="flex items-end gap-1">
+        <legend className="sr-only">Amount (in one currency)</legend>
+        <Select
+          label="Currency"
+          name="currency"
+          value={filters.currency}
+          options={currencies.map((c) => ({ id: c, name: c }))}
+          anyLabel="Any"
         />
-      </label>
-      <label className="flex flex-col">
-        <span className="text-xs text-slate-600">Amount to</span>
-        <input
-          name="max"
-          type="number"
-          min="0"
-          step="any"
-          defaultValue={filters.max ?? ""}
-          className="w-24 rounded border border-slate-300 px-2 py-1"
-        />
-      </label>
+        <AmountInput label="Amount from" name="min" value={filters.min} />
+        <AmountInput label="Amount to" name="max" value={filters.max} />
+      </fieldset>
       <Select
         label="Claim"
         name="claim"
@@ -102,6 +96,13 @@ export function InboxFiltersForm({
         value={filters.auto === "show" ? "show" : undefined}
         options={[{ id: "show", name: "Show" }]}
         anyLabel="Hide"
+      />
+      <Select
+        label="Order"
+        name="sort"
+        value={filters.sort === "oldest" ? "oldest" : undefined}
+        options={[{ id: "oldest", name: "Oldest first" }]}
+        anyLabel="Act before (soonest)"
       />
       <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white">
         Filter
@@ -148,6 +149,22 @@ function Select({
           </option>
         ))}
       </select>
+    </label>
+  );
+}
+
+/** An amount in major units, in the currency beside it (without one, no amount filter). */
+function AmountInput({ label, name, value }: { label: string; name: string; value: string | undefined }) {
+  return (
+    <label className="flex flex-col">
+      <span className="text-xs text-slate-600">{label}</span>
+      <input
+        name={name}
+        inputMode="decimal"
+        defaultValue={value ?? ""}
+        placeholder="1,000.00"
+        className="w-24 rounded border border-slate-300 px-2 py-1"
+      />
     </label>
   );
 }

@@ -1,7 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { formatAge, formatAmount, intentPath } from "@/lib/format";
+import { Time } from "@/components/time";
+import { formatAge, formatAmount, formatDuration, intentPath } from "@/lib/format";
+import { actBeforeText, keyExpiresSoon } from "@/lib/inbox/deadline";
+import { CELL, ROW } from "./cells";
 import { ReconcilerBadge } from "./reconciler-badge";
 import type { InboxRowJson } from "./types";
 
@@ -18,7 +21,15 @@ type Props = {
   rowRef: (el: HTMLTableRowElement | null) => void;
 };
 
-/** One unknown intent in the inbox table. */
+function Badge({ tone, children, title }: { tone: string; children: React.ReactNode; title?: string }) {
+  return (
+    <span title={title} className={`rounded px-1 text-xs whitespace-nowrap ${tone}`}>
+      {children}
+    </span>
+  );
+}
+
+/** One unknown intent in the inbox table: one line, each long value truncated with its full text as a title. */
 export function InboxTableRow({
   row,
   now,
@@ -31,8 +42,9 @@ export function InboxTableRow({
   rowRef,
 }: Props) {
   const age = now - Date.parse(row.lastAttemptAt ?? row.createdAt);
-  const overWindow = age > row.provider.responseWindowSeconds * 1000;
   const claimLive = row.claimedBy && row.claimExpiresAt && Date.parse(row.claimExpiresAt) > now;
+  const amount = row.amountMinor ? formatAmount(row.amountMinor, row.currency) : (row.recipient ?? "—");
+  const deadlinePassed = row.actBefore !== null && Date.parse(row.actBefore) <= now;
   return (
     <tr
       ref={rowRef}
@@ -40,10 +52,10 @@ export function InboxTableRow({
       aria-selected={active}
       onFocus={onActivate}
       onClick={onActivate}
-      className={`border-b border-slate-100 ${active ? "bg-blue-50 outline outline-1 outline-blue-300" : ""}`}
+      className={`${ROW} ${active ? "bg-blue-50 outline outline-1 outline-blue-300" : ""}`}
     >
       {canAct && (
-        <td className="p-2">
+        <td className={CELL} data-label="Select">
           <input
             type="checkbox"
             aria-label={`Select ${row.intentKey}`}
@@ -52,48 +64,77 @@ export function InboxTableRow({
           />
         </td>
       )}
-      <td className="p-2">
-        <Link href={intentPath(row)} className="font-mono text-xs text-blue-800 underline">
+      <td className={`${CELL} sm:max-w-72`} data-label="Intent">
+        <Link
+          href={intentPath(row)}
+          title={`${row.intentKey} · ${row.operation}${row.status === "dispatched" ? " · lease expired" : ""}`}
+          className="block truncate font-mono text-xs text-blue-800 underline"
+        >
           {row.intentKey}
         </Link>
-        <div className="text-xs text-slate-600">
-          {row.operation}
-          {row.status === "dispatched" && " · lease expired"}
-        </div>
       </td>
-      <td className="p-2">{row.tenantId}</td>
-      <td className="p-2">{row.provider.name}</td>
-      <td className="p-2 text-right tabular-nums">
-        {row.amountMinor ? formatAmount(row.amountMinor, row.currency) : (row.recipient ?? "—")}
+      <td className={CELL} data-label="Tenant">
+        {row.tenantId}
       </td>
-      <td className="p-2 whitespace-nowrap">
-        {formatAge(age)}
-        {overWindow && (
-          <span
-            className="ml-1 rounded bg-red-100 px-1 text-xs text-red-800"
-            title={`Past the ${row.provider.responseWindowSeconds} s response window`}
-          >
-            past window
+      <td className={`${CELL} sm:max-w-40`} data-label="Provider">
+        <span className="block truncate" title={row.provider.name}>
+          {row.provider.name}
+        </span>
+      </td>
+      <td className={`${CELL} tabular-nums sm:max-w-48 sm:text-right`} data-label="Amount / recipient">
+        <span className="block truncate" title={amount}>
+          {amount}
+        </span>
+      </td>
+      <td className={CELL} data-label="Act before">
+        <span>
+          <span className={deadlinePassed ? "text-slate-600" : "font-medium"}>
+            {actBeforeText(row.actBefore, now)}
           </span>
-        )}
+          {row.actBefore && (
+            <span className="ml-1 text-xs text-slate-600">
+              <Time value={row.actBefore} />
+            </span>
+          )}
+        </span>
       </td>
-      <td className="p-2 text-right tabular-nums">{row.attemptCount}</td>
-      <td className="space-x-1 p-2">
-        {row.needsOperator && (
-          <span className="rounded bg-amber-100 px-1 text-xs text-amber-900">needs operator</span>
-        )}
-        {row.reconciler && <ReconcilerBadge nextAt={row.reconciler.nextAt} now={now} />}
+      <td className={CELL} data-label="Age">
+        <span
+          title={`Since the last attempt; the provider normally answers within ${formatDuration(row.provider.responseWindowSeconds)}`}
+        >
+          {formatAge(age)}
+          <span className="text-xs text-slate-600">
+            {" "}
+            / {formatDuration(row.provider.responseWindowSeconds)}
+          </span>
+        </span>
       </td>
-      <td className="p-2">
-        {claimLive ? (
-          row.claimedBy!.id === userId ? (
-            "You"
-          ) : (
-            row.claimedBy!.name
-          )
-        ) : (
-          <span className="text-slate-600">—</span>
-        )}
+      <td className={`${CELL} tabular-nums sm:text-right`} data-label="Attempts">
+        {row.attemptCount}
+      </td>
+      <td className={`${CELL} space-x-1`} data-label="Flags">
+        <span className="space-x-1">
+          {keyExpiresSoon(row.actBefore, now) && (
+            <Badge
+              tone="bg-red-100 text-red-800"
+              title="The provider forgets this key soon: after that, an absent lookup no longer makes a retry safe"
+            >
+              key expires in &lt; 2 h
+            </Badge>
+          )}
+          {row.needsOperator && <Badge tone="bg-amber-100 text-amber-900">needs operator</Badge>}
+          {row.awaiting && (
+            <Badge tone="bg-violet-100 text-violet-900" title="An approval request is waiting on this intent">
+              awaiting {row.awaiting.required - row.awaiting.approved} of {row.awaiting.required}
+            </Badge>
+          )}
+          {claimLive && (
+            <Badge tone="bg-slate-100 text-slate-800">
+              claimed by {row.claimedBy!.id === userId ? "you" : row.claimedBy!.name}
+            </Badge>
+          )}
+          {row.reconciler && <ReconcilerBadge nextAt={row.reconciler.nextAt} now={now} />}
+        </span>
       </td>
     </tr>
   );

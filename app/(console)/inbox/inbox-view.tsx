@@ -3,10 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useMemo, useRef, useState } from "react";
-import { filtersToQuery, type InboxFilters } from "@/lib/inbox/query";
+import { filtersToQuery, type InboxFilters } from "@/lib/inbox/filters";
 import { claimAction } from "../intents/[tenant]/[key]/actions";
 import { AutoNotice } from "./auto-notice";
 import { BulkBar } from "./bulk-bar";
+import { HEAD } from "./cells";
 import { InboxTableRow } from "./inbox-row";
 import { InboxFiltersForm } from "./inbox-filters";
 import { useInboxKeyboard } from "./use-inbox-keyboard";
@@ -21,9 +22,21 @@ type Props = {
   filters: InboxFilters;
   tenants: Option[];
   providers: Option[];
+  currencies: string[];
   canAct: boolean;
   userId: string;
 };
+
+const COLUMNS: [string, string][] = [
+  ["Intent", ""],
+  ["Tenant", ""],
+  ["Provider", ""],
+  ["Amount / recipient", "text-right"],
+  ["Act before", ""],
+  ["Age / window", ""],
+  ["Attempts", "text-right"],
+  ["Flags", ""],
+];
 
 async function fetchInbox(query: string): Promise<InboxData> {
   const response = await fetch(`/api/inbox?${query}`, { cache: "no-store" });
@@ -31,7 +44,7 @@ async function fetchInbox(query: string): Promise<InboxData> {
   return (await response.json()) as InboxData;
 }
 
-export function InboxView({ initial, filters, tenants, providers, canAct, userId }: Props) {
+export function InboxView({ initial, filters, tenants, providers, currencies, canAct, userId }: Props) {
   const query = filtersToQuery(filters, true);
   const { data, isFetching, isError, refetch } = useQuery({
     queryKey: ["inbox", query],
@@ -45,7 +58,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
   // The row under the keyboard cursor is kept by id, so a live refresh never moves the reader.
   const [activeId, setActiveId] = useState<string | null>(rows[0]?.id ?? null);
   // Selected rows are kept as they were when picked: a bulk run's rows leave the inbox
-  // as they are resolved, and its progress and results must stay on screen.
+  // as they are resolved, and each one's lookup and result stay on screen until dismissed.
   const [selected, setSelected] = useState<Map<string, InboxRowJson>>(new Map());
   const [message, setMessage] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -97,12 +110,19 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
         filters={filters}
         tenants={tenants}
         providers={providers}
+        currencies={currencies}
         searchRef={searchRef}
       />
 
       <AutoNotice filters={filters} hidden={data.autoHidden} />
 
-      <div className="flex items-center gap-3 text-xs text-slate-600">
+      {data.total !== null && (
+        <p className="text-sm font-medium" data-testid="inbox-total">
+          {data.total.toLocaleString("en")} unknown {data.total === 1 ? "matches" : "match"} these filters
+        </p>
+      )}
+
+      <div className="flex flex-wrap items-center gap-3 text-xs text-slate-600">
         <span aria-live="polite">
           {isError
             ? "Live refresh failed; showing the last rows"
@@ -127,47 +147,42 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
       </div>
 
       {canAct && selectedRows.length > 0 && (
-        <BulkBar rows={selectedRows} onDone={() => void refetch()} onClear={() => setSelected(new Map())} />
+        <BulkBar
+          rows={selectedRows}
+          now={now}
+          onDone={() => void refetch()}
+          onDismiss={(ids) =>
+            setSelected((s) => {
+              const next = new Map(s);
+              for (const id of ids) next.delete(id);
+              return next;
+            })
+          }
+        />
       )}
 
-      <table className="w-full rounded border border-slate-200 bg-white text-sm" aria-label="Unknown intents">
-        <thead>
-          <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
+      <table
+        className="block w-full text-sm sm:table sm:rounded sm:border sm:border-slate-200 sm:bg-white"
+        aria-label="Unknown intents"
+      >
+        <thead className="hidden sm:table-header-group">
+          <tr className="text-left text-xs text-slate-600">
             {canAct && (
-              <th scope="col" className="p-2">
+              <th scope="col" className={HEAD}>
                 <span className="sr-only">Select</span>
               </th>
             )}
-            <th scope="col" className="p-2">
-              Intent
-            </th>
-            <th scope="col" className="p-2">
-              Tenant
-            </th>
-            <th scope="col" className="p-2">
-              Provider
-            </th>
-            <th scope="col" className="p-2 text-right">
-              Amount / recipient
-            </th>
-            <th scope="col" className="p-2">
-              Age
-            </th>
-            <th scope="col" className="p-2 text-right">
-              Attempts
-            </th>
-            <th scope="col" className="p-2">
-              Flags
-            </th>
-            <th scope="col" className="p-2">
-              Claimed by
-            </th>
+            {COLUMNS.map(([name, align]) => (
+              <th key={name} scope="col" className={`${HEAD} ${align}`}>
+                {name}
+              </th>
+            ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody className="block sm:table-row-group">
           {rows.length === 0 && (
             <tr>
-              <td colSpan={9} className="p-6 text-center text-slate-600">
+              <td colSpan={COLUMNS.length + 1} className="block p-6 text-center text-slate-600 sm:table-cell">
                 {data.autoHidden > 0
                   ? "Nothing for people under this filter: the reconciler is working on the rest."
                   : "Nothing unknown under this filter."}
@@ -201,7 +216,7 @@ export function InboxView({ initial, filters, tenants, providers, canAct, userId
       <nav aria-label="Pages" className="flex gap-3 text-sm">
         {filters.cursor && (
           <Link href={`/inbox?${filtersToQuery(filters)}`} className="underline">
-            ← Oldest first
+            ← First page
           </Link>
         )}
         {data.nextCursor && (

@@ -28,6 +28,10 @@ export type InboxRowJson = {
   claimedBy: { id: string; name: string } | null;
   /** Set when the reconciler works on it: when it looks next. */
   reconciler: { nextAt: string } | null;
+  /** When the provider forgets the key; null when it has none. */
+  actBefore: string | null;
+  /** An approval request waiting on it: approvals so far of those required. */
+  awaiting: { approved: number; required: number } | null;
 };
 
 export type InboxData = {
@@ -35,5 +39,7 @@ export type InboxData = {
   nextCursor: string | null;
   /** Intents under the filter left out because the reconciler works on them. */
   autoHidden: number;
+  /** Intents the filter shows, over every page. */
+  total: number | null;
   now: string;
 };

@@ -73,13 +73,24 @@ export default async function MetricsPage() {
           <h2 id="by-method" className="mb-3 font-semibold">
             Reconciliation success by lookup method
           </h2>
-          <table className="w-full text-sm" aria-label="Reconciliation success by lookup method">
+          <table
+            className="responsive-table w-full text-sm"
+            aria-label="Reconciliation success by lookup method"
+          >
             <thead>
               <tr className="text-left text-xs text-slate-600">
-                <th className="py-1">Method</th>
-                <th className="text-right">Lookups</th>
-                <th className="text-right">Conclusive</th>
-                <th className="text-right">Success</th>
+                <th scope="col" className="py-1">
+                  Method
+                </th>
+                <th scope="col" className="text-right">
+                  Lookups
+                </th>
+                <th scope="col" className="text-right">
+                  Conclusive
+                </th>
+                <th scope="col" className="text-right">
+                  Success
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -92,10 +103,18 @@ export default async function MetricsPage() {
               )}
               {m.reconciliationByMethod.map((r) => (
                 <tr key={r.method} className="border-t border-slate-100">
-                  <td className="py-1">{r.method.replace(/_/g, " ")}</td>
-                  <td className="text-right tabular-nums">{n(r.total)}</td>
-                  <td className="text-right tabular-nums">{n(r.conclusive)}</td>
-                  <td className="text-right tabular-nums">{pct(r.rate)}</td>
+                  <td data-label="Method" className="py-1 font-medium">
+                    {r.method.replace(/_/g, " ")}
+                  </td>
+                  <td data-label="Lookups" className="text-right tabular-nums">
+                    {n(r.total)}
+                  </td>
+                  <td data-label="Conclusive" className="text-right tabular-nums">
+                    {n(r.conclusive)}
+                  </td>
+                  <td data-label="Success" className="text-right tabular-nums">
+                    {pct(r.rate)}
+                  </td>
                 </tr>
               ))}
             </tbody>

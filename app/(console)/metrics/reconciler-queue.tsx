@@ -1,13 +1,13 @@
-import { formatUtc } from "@/lib/format";
+import { Time } from "@/components/time";
 import type { ReconcilerMetrics } from "@/lib/reconciler-metrics";
 
 /** The reconciler's work queue now: what it works on, what it handed to people, when it looks next. */
 export function ReconcilerQueue({ queue }: { queue: ReconcilerMetrics["queue"] }) {
-  const rows: [string, string][] = [
+  const rows: [string, React.ReactNode][] = [
     ["Working on", queue.byState.active.toLocaleString("en")],
     ["Handed to people", queue.byState.escalated.toLocaleString("en")],
     ["Due now", queue.due.toLocaleString("en")],
-    ["Next due", formatUtc(queue.nextDueAt)],
+    ["Next due", <Time key="next" value={queue.nextDueAt} precision="second" />],
   ];
   return (
     <section aria-labelledby="reconciler-queue" className="rounded border border-slate-200 bg-white p-4">

@@ -23,7 +23,7 @@ export function ReconciliationSection({ r }: { r: ReconcilerMetrics }) {
           <div className="h-4 bg-sky-700" style={{ width: `${share(r.settled.reconciler)}%` }} />
           <div className="h-4 bg-amber-600" style={{ width: `${share(r.settled.person)}%` }} />
         </div>
-        <div className="flex justify-between text-sm">
+        <div className="flex flex-wrap justify-between gap-x-3 text-sm">
           <span>
             <span className="mr-1 inline-block h-3 w-3 rounded-sm bg-sky-700" aria-hidden />
             Automatically {n(r.settled.reconciler)} ({share(r.settled.reconciler).toFixed(1)} %)
@@ -34,14 +34,22 @@ export function ReconciliationSection({ r }: { r: ReconcilerMetrics }) {
           </span>
         </div>
       </div>
-      <table className="mt-3 w-full text-sm" aria-label="Time to resolution">
+      <table className="responsive-table mt-3 w-full text-sm" aria-label="Time to resolution">
         <thead>
           <tr className="text-left text-xs text-slate-600">
-            <th className="py-1">Provider</th>
-            <th>Settled</th>
-            <th className="text-right">Intents</th>
-            <th className="text-right">p50</th>
-            <th className="text-right">p95</th>
+            <th scope="col" className="py-1">
+              Provider
+            </th>
+            <th scope="col">Settled</th>
+            <th scope="col" className="text-right">
+              Intents
+            </th>
+            <th scope="col" className="text-right">
+              p50
+            </th>
+            <th scope="col" className="text-right">
+              p95
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -54,11 +62,19 @@ export function ReconciliationSection({ r }: { r: ReconcilerMetrics }) {
           )}
           {r.timeToResolution.map((t) => (
             <tr key={`${t.providerId ?? "*"}:${t.by}`} className="border-t border-slate-100">
-              <td className="py-1">{t.providerId ?? <strong>All providers</strong>}</td>
-              <td>{WHO[t.by]}</td>
-              <td className="text-right tabular-nums">{n(t.count)}</td>
-              <td className="text-right tabular-nums">{seconds(t.p50Seconds)}</td>
-              <td className="text-right tabular-nums">{seconds(t.p95Seconds)}</td>
+              <td data-label="Provider" className="py-1">
+                {t.providerId ?? <strong>All providers</strong>}
+              </td>
+              <td data-label="Settled">{WHO[t.by]}</td>
+              <td data-label="Intents" className="text-right tabular-nums">
+                {n(t.count)}
+              </td>
+              <td data-label="p50" className="text-right tabular-nums">
+                {seconds(t.p50Seconds)}
+              </td>
+              <td data-label="p95" className="text-right tabular-nums">
+                {seconds(t.p95Seconds)}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { mayPerform } from "@/lib/auth/authorize";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { formatDuration, formatUtc } from "@/lib/format";
+import { Time } from "@/components/time";
+import { formatDuration } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 import { ProfileForm } from "./profile-form";
 
@@ -42,31 +43,33 @@ export default async function ProvidersPage() {
             <h2 id={`provider-${p.id}`} className="text-lg font-semibold">
               {p.name} <span className="text-sm font-normal text-slate-600">{p.id}</span>
             </h2>
-            <dl className="mt-3 grid grid-cols-[9rem_1fr] sm:grid-cols-[14rem_1fr] gap-x-2 gap-y-1 text-sm">
-              <dt className="text-slate-600">Base URL</dt>
+            <dl className="mt-3 grid grid-cols-1 sm:grid-cols-[14rem_1fr] gap-x-2 gap-y-1 text-sm">
+              <dt className="text-slate-600 max-sm:mt-1">Base URL</dt>
               <dd className="break-all">{p.baseUrl ?? "the deployment's default"}</dd>
-              <dt className="text-slate-600">Kind</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Kind</dt>
               <dd>{p.kind}</dd>
-              <dt className="text-slate-600">Idempotency keys</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Idempotency keys</dt>
               <dd>
                 {p.supportsIdempotency
                   ? `Supported${p.parameterMatching ? ", parameters must match on reuse" : ""}${p.maxKeyLength ? `, up to ${p.maxKeyLength} characters` : ""}`
                   : "Not supported — Reckon's ledger is the only guard"}
               </dd>
-              <dt className="text-slate-600">Key retention</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Key retention</dt>
               <dd>{p.keyRetentionSeconds ? formatDuration(p.keyRetentionSeconds) : "—"}</dd>
-              <dt className="text-slate-600">Normal response window</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Normal response window</dt>
               <dd>{formatDuration(p.responseWindowSeconds)}</dd>
-              <dt className="text-slate-600">Maximum visibility delay</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Maximum visibility delay</dt>
               <dd>{formatDuration(p.visibilityDelaySeconds)}</dd>
-              <dt className="text-slate-600">Rate limit</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Rate limit</dt>
               <dd>{p.rateLimitPerSecond} requests/s</dd>
-              <dt className="text-slate-600">Lookup methods</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Lookup methods</dt>
               <dd>{p.lookupMethods.map((m) => METHOD_LABELS[m]).join(", ")}</dd>
-              <dt className="text-slate-600">Intents in the ledger</dt>
+              <dt className="text-slate-600 max-sm:mt-1">Intents in the ledger</dt>
               <dd>{p._count.intents.toLocaleString("en")}</dd>
-              <dt className="text-slate-600">Last changed</dt>
-              <dd>{formatUtc(p.updatedAt, "minute")}</dd>
+              <dt className="text-slate-600 max-sm:mt-1">Last changed</dt>
+              <dd>
+                <Time value={p.updatedAt} />
+              </dd>
             </dl>
             {canEdit && (
               <ProfileForm

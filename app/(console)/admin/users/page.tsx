@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ActorName } from "@/components/actor-name";
+import { Time } from "@/components/time";
 import { requirePageRole } from "@/lib/auth/session";
 import { ROLE_LABELS } from "@/lib/auth/roles";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { formatUtc } from "@/lib/format";
 import { screenRoles } from "@/lib/nav";
 import { CreateUserForm } from "./create-user-form";
 import { loadUsers } from "./load-users";
@@ -33,8 +33,8 @@ export default async function UsersPage() {
         </h2>
         <CreateUserForm ssoName={sso?.name ?? null} />
       </section>
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[52rem] rounded border border-slate-200 bg-white text-sm">
+      <div className="sm:overflow-x-auto">
+        <table className="responsive-table w-full rounded border border-slate-200 bg-white text-sm sm:min-w-[52rem]">
           <caption className="sr-only">Users and their roles</caption>
           <thead>
             <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
@@ -66,17 +66,19 @@ export default async function UsersPage() {
                     <ActorName name={u.name} system={u.system} email={u.email} />
                   </Link>
                 </th>
-                <td className="p-2 break-words">{u.email}</td>
-                <td className="p-2">{u.roles.map((r) => ROLE_LABELS[r]).join(", ")}</td>
-                <td className="p-2">
-                  {u.system
-                    ? "never signs in"
-                    : u.lastSignInAt
-                      ? formatUtc(u.lastSignInAt, "minute")
-                      : "never"}
+                <td data-label="Email" className="p-2 break-words">
+                  {u.email}
                 </td>
-                <td className="p-2">{u.state}</td>
-                <td className="p-2">
+                <td data-label="Roles" className="p-2">
+                  {u.roles.map((r) => ROLE_LABELS[r]).join(", ")}
+                </td>
+                <td data-label="Last sign-in" className="p-2">
+                  {u.system ? "never signs in" : u.lastSignInAt ? <Time value={u.lastSignInAt} /> : "never"}
+                </td>
+                <td data-label="State" className="p-2">
+                  {u.state}
+                </td>
+                <td data-label="Sessions" className="p-2">
                   {u.system ? "—" : <RevokeSessionsForm userId={u.id} name={u.name} live={u.liveSessions} />}
                 </td>
               </tr>

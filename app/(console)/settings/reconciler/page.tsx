@@ -51,19 +51,35 @@ export default async function ReconcilerSettingsPage() {
         </p>
       </div>
       <table
-        className="w-full rounded border border-slate-200 bg-white text-sm"
+        className="responsive-table w-full rounded border border-slate-200 bg-white text-sm"
         aria-label="Reconcile policies"
       >
         <thead>
           <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
-            <th className="p-2">Tenant</th>
-            <th className="p-2">Provider</th>
-            <th className="p-2">Mode</th>
-            <th className="p-2">Send absent again</th>
-            <th className="p-2">Max redispatches</th>
-            <th className="p-2">Reconciler now</th>
-            <th className="p-2">Last changed</th>
-            <th className="p-2">Change</th>
+            <th scope="col" className="p-2">
+              Tenant
+            </th>
+            <th scope="col" className="p-2">
+              Provider
+            </th>
+            <th scope="col" className="p-2">
+              Mode
+            </th>
+            <th scope="col" className="p-2">
+              Send absent again
+            </th>
+            <th scope="col" className="p-2">
+              Max redispatches
+            </th>
+            <th scope="col" className="p-2">
+              Reconciler now
+            </th>
+            <th scope="col" className="p-2">
+              Last changed
+            </th>
+            <th scope="col" className="p-2">
+              Change
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -31,20 +31,34 @@ export default async function ThresholdsPage() {
           which the audit log keeps beside before and after.
         </p>
       </div>
-      <div className="overflow-x-auto">
+      <div className="sm:overflow-x-auto">
         <table
-          className="w-full rounded border border-slate-200 bg-white text-sm"
+          className="responsive-table w-full rounded border border-slate-200 bg-white text-sm"
           aria-label="Approval thresholds"
         >
           <thead>
             <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
-              <th className="p-2">Tenant</th>
-              <th className="p-2">Currency</th>
-              <th className="p-2">One approver from</th>
-              <th className="p-2">Two approvers from</th>
-              <th className="p-2">Reconciler may confirm below</th>
-              <th className="p-2">Last changed</th>
-              <th className="p-2">Change</th>
+              <th scope="col" className="p-2">
+                Tenant
+              </th>
+              <th scope="col" className="p-2">
+                Currency
+              </th>
+              <th scope="col" className="p-2">
+                One approver from
+              </th>
+              <th scope="col" className="p-2">
+                Two approvers from
+              </th>
+              <th scope="col" className="p-2">
+                Reconciler may confirm below
+              </th>
+              <th scope="col" className="p-2">
+                Last changed
+              </th>
+              <th scope="col" className="p-2">
+                Change
+              </th>
             </tr>
           </thead>
           <tbody>

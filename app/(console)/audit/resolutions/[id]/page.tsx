@@ -4,15 +4,16 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { ActorName } from "@/components/actor-name";
+import { Time } from "@/components/time";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { formatAmount, formatDuration, formatUtc, intentPath } from "@/lib/format";
+import { formatAmount, formatDuration, intentPath } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Resolution story" };
 
 type Props = { params: Promise<{ id: string }> };
 
-const time = formatUtc;
+const time = (d: Date | null) => <Time value={d} precision="second" />;
 
 /** One resolution's whole story: who proposed what, on which evidence, who approved, when, and what happened. */
 export default async function ResolutionStory({ params }: Props) {
@@ -61,7 +62,7 @@ export default async function ResolutionStory({ params }: Props) {
         {r.kind.replace(/_/g, " ")} — {r.status.replace(/_/g, " ")}
       </h1>
       <section aria-label="Summary" className="rounded border border-slate-200 bg-white p-4 text-sm">
-        <dl className="grid grid-cols-[12rem_1fr] gap-y-1">
+        <dl className="grid grid-cols-1 gap-y-1 sm:grid-cols-[12rem_1fr]">
           <dt className="text-slate-600">Intent</dt>
           <dd>
             <Link
@@ -84,7 +85,7 @@ export default async function ResolutionStory({ params }: Props) {
             {time(r.createdAt)}
           </dd>
           <dt className="text-slate-600">Reason</dt>
-          <dd>“{r.reason}”</dd>
+          <dd className="break-words">“{r.reason}”</dd>
           <dt className="text-slate-600">Evidence</dt>
           <dd>
             {r.lookup ? (

@@ -1,7 +1,5 @@
-import { formatUtc } from "@/lib/format";
 import type { IntentView } from "./load";
-
-const time = formatUtc;
+import { Time } from "@/components/time";
 
 export function AttemptsTable({ intent }: { intent: IntentView }) {
   return (
@@ -9,32 +7,38 @@ export function AttemptsTable({ intent }: { intent: IntentView }) {
       <h2 id="attempts" className="mb-2 font-semibold">
         Attempts
       </h2>
-      <table className="w-full text-sm" aria-label="Attempts">
-        <thead>
-          <tr className="text-left text-xs text-slate-600">
-            <th className="py-1">#</th>
-            <th>Worker</th>
-            <th>Started</th>
-            <th>Finished</th>
-            <th>Outcome</th>
-            <th>Error class</th>
-            <th>Provider request</th>
-          </tr>
-        </thead>
-        <tbody>
-          {intent.attempts.map((a) => (
-            <tr key={a.id} className="border-t border-slate-100">
-              <td className="py-1">{a.attemptNo}</td>
-              <td className="font-mono text-xs">{a.leaseOwner}</td>
-              <td>{time(a.startedAt)}</td>
-              <td>{time(a.finishedAt)}</td>
-              <td>{a.outcome.replace(/_/g, " ")}</td>
-              <td>{a.errorClass ?? "—"}</td>
-              <td className="font-mono text-xs">{a.providerRequestId ?? "—"}</td>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Attempts, scrollable">
+        <table className="w-full text-sm" aria-label="Attempts">
+          <thead>
+            <tr className="text-left text-xs text-slate-600">
+              <th className="py-1">#</th>
+              <th>Worker</th>
+              <th>Started</th>
+              <th>Finished</th>
+              <th>Outcome</th>
+              <th>Error class</th>
+              <th>Provider request</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {intent.attempts.map((a) => (
+              <tr key={a.id} className="border-t border-slate-100">
+                <td className="py-1">{a.attemptNo}</td>
+                <td className="font-mono text-xs">{a.leaseOwner}</td>
+                <td>
+                  <Time value={a.startedAt} precision="second" />
+                </td>
+                <td>
+                  <Time value={a.finishedAt} precision="second" />
+                </td>
+                <td>{a.outcome.replace(/_/g, " ")}</td>
+                <td>{a.errorClass ?? "—"}</td>
+                <td className="font-mono text-xs">{a.providerRequestId ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

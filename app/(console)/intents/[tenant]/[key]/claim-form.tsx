@@ -2,9 +2,10 @@
 
 import { useActionState, useState } from "react";
 import { ActionAlert, FieldError, fieldError } from "@/components/action-feedback";
+import { Time } from "@/components/time";
 import { claimAction, releaseAction } from "./actions";
 
-type Claim = { mine: boolean; name: string; until: string } | null;
+type Claim = { mine: boolean; name: string; until: Date | null } | null;
 
 /** Claim, release, or take over with a reason. Plain forms: they work before (and without) JavaScript. */
 export function ClaimForm({
@@ -37,7 +38,8 @@ export function ClaimForm({
       </h2>
       {claim ? (
         <p>
-          {claim.mine ? "You hold" : `${claim.name} holds`} the claim until {claim.until}.
+          {claim.mine ? "You hold" : `${claim.name} holds`} the claim until{" "}
+          <Time value={claim.until} precision="second" />.
         </p>
       ) : (
         <p>Nobody is working on this intent.</p>

@@ -1,9 +1,8 @@
 import Link from "next/link";
+import { Time } from "@/components/time";
 import { StatusBadge } from "@/components/status-badge";
-import { formatAge, formatAmount, formatDuration, formatUtc, intentPath } from "@/lib/format";
+import { formatAge, formatAmount, formatDuration, intentPath } from "@/lib/format";
 import type { IntentView } from "./load";
-
-const time = formatUtc;
 
 /** What was asked: the request as the ledger recorded it, and the provider's key-retention countdown. */
 export function Facts({
@@ -23,15 +22,15 @@ export function Facts({
       <h2 id="facts" className="mb-2 font-semibold">
         What was asked
       </h2>
-      <dl className="grid grid-cols-[12rem_1fr] gap-y-1 text-sm">
+      <dl className="grid grid-cols-1 gap-y-1 text-sm sm:grid-cols-[12rem_1fr]">
         <dt className="text-slate-600">Tenant</dt>
         <dd>{intent.tenantId}</dd>
         <dt className="text-slate-600">Workflow / step</dt>
-        <dd className="font-mono text-xs">
+        <dd className="font-mono text-xs break-all">
           {intent.workflowId} / {intent.stepId}
         </dd>
         <dt className="text-slate-600">Customer object</dt>
-        <dd className="font-mono text-xs">{intent.customerRef ?? "—"}</dd>
+        <dd className="font-mono text-xs break-all">{intent.customerRef ?? "—"}</dd>
         <dt className="text-slate-600">Provider / operation</dt>
         <dd>
           {intent.provider.name} · {intent.operation}
@@ -48,14 +47,15 @@ export function Facts({
         <dt className="text-slate-600">Request digest</dt>
         <dd className="font-mono text-xs break-all">{intent.requestDigest}</dd>
         <dt className="text-slate-600">Provider result id</dt>
-        <dd className="font-mono text-xs">{intent.providerResultId ?? "—"}</dd>
+        <dd className="font-mono text-xs break-all">{intent.providerResultId ?? "—"}</dd>
         <dt className="text-slate-600">Created</dt>
         <dd>
-          {time(intent.createdAt)} ({formatAge(now.getTime() - intent.createdAt.getTime())} ago)
+          <Time value={intent.createdAt} precision="second" /> (
+          {formatAge(now.getTime() - intent.createdAt.getTime())} ago)
         </dd>
         <dt className="text-slate-600">Last attempt</dt>
         <dd>
-          {time(intent.lastAttemptAt)}
+          <Time value={intent.lastAttemptAt} precision="second" />
           {lastAttempt?.errorClass && <span className="ml-2 text-red-800">{lastAttempt.errorClass}</span>}
         </dd>
         <dt className="text-slate-600">Key retention</dt>
@@ -66,12 +66,14 @@ export function Facts({
             </span>
           ) : retentionLeft! <= 0 ? (
             <span role="alert" className="font-medium text-red-800">
-              Passed {formatDuration(Math.floor(-retentionLeft! / 1000))} ago ({time(retentionEnds)}): the
-              provider may have forgotten the key. A retry with it is no longer safe.
+              Passed {formatDuration(Math.floor(-retentionLeft! / 1000))} ago (
+              <Time value={retentionEnds} precision="second" />
+              ): the provider may have forgotten the key. A retry with it is no longer safe.
             </span>
           ) : (
             <span className={retentionLeft! < 2 * 3_600_000 ? "font-medium text-amber-800" : ""}>
-              {formatDuration(Math.floor(retentionLeft! / 1000))} left (until {time(retentionEnds)})
+              {formatDuration(Math.floor(retentionLeft! / 1000))} left (until{" "}
+              <Time value={retentionEnds} precision="second" />)
               {retentionLeft! < 2 * 3_600_000 && " — close: resolve soon or escalate"}
             </span>
           )}

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 
 const person = { select: { name: true, system: true } } as const;
 
-/** Everything the intent page shows, in one read (and its audit trail and the reconciler's view in a second). */
+/** Everything the intent page shows, in one read (and its audit trail, the reconciler's view and the thresholds in a second). */
 export async function loadIntentPage(tenantId: string, intentKey: string) {
   const intent = await db.effectIntent.findUnique({
     where: { tenantId_intentKey: { tenantId, intentKey } },
@@ -27,7 +27,7 @@ export async function loadIntentPage(tenantId: string, intentKey: string) {
     },
   });
   if (!intent) return null;
-  const [audit, policy, machines] = await Promise.all([
+  const [audit, policy, machines, threshold] = await Promise.all([
     db.auditEvent.findMany({
       where: { targetType: "intent", targetId: intent.id },
       orderBy: { seq: "asc" },
@@ -38,6 +38,13 @@ export async function loadIntentPage(tenantId: string, intentKey: string) {
     }),
     // Machine actors (the reconciler): few, and audit events name their actor by id and email only.
     db.user.findMany({ where: { system: true }, select: { id: true, name: true } }),
+    // The tenant's approval thresholds for the currency: the resolve form says what a resolution will need.
+    intent.currency
+      ? db.approvalThreshold.findUnique({
+          where: { tenantId_currency: { tenantId: intent.tenantId, currency: intent.currency } },
+          select: { thresholdMinor: true, dualThresholdMinor: true },
+        })
+      : null,
   ]);
   return {
     intent,
@@ -45,6 +52,7 @@ export async function loadIntentPage(tenantId: string, intentKey: string) {
     // No policy row: the reconciler is off for this tenant and provider.
     policyMode: policy?.mode ?? "off",
     systemActors: new Map(machines.map((m) => [m.id, m.name])),
+    threshold,
   };
 }
 

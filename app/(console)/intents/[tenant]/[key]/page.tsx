@@ -8,6 +8,7 @@ import { requirePageRole } from "@/lib/auth/session";
 import { formatUtc } from "@/lib/format";
 import { OPERATOR_ROLES, screenRoles } from "@/lib/nav";
 import { isClaimLive } from "@/lib/resolution/claims";
+import { decidingLookup, resolutionOffer } from "@/lib/resolution/offer";
 import { keyRetentionEndsAt } from "@/lib/resolution/rules";
 import { pathSegment } from "@/lib/validation/path";
 import { approvalProgress, KIND_LABELS, staleness } from "@/lib/resolution/requests";
@@ -20,7 +21,9 @@ import { LookupHistory } from "./lookup-history";
 import { ReconcilerSection } from "./reconciler-section";
 import { ResolutionList } from "./resolution-list";
 import { LookupForm } from "./lookup-form";
+import { nextUnknownPath } from "./next-unknown";
 import { ResolveForm } from "./resolve-form";
+import type { Settled } from "./settled-note";
 import { SendCompensationForm } from "./send-compensation-form";
 
 type Props = { params: Promise<{ tenant: string; key: string }> };
@@ -28,8 +31,6 @@ type Props = { params: Promise<{ tenant: string; key: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: pathSegment((await params).key) ?? "Not found" };
 }
-
-const time = formatUtc;
 
 export default async function IntentPage({ params }: Props) {
   const { tenant, key } = await params;
@@ -39,9 +40,22 @@ export default async function IntentPage({ params }: Props) {
   if (!tenantId || !intentKey) notFound();
   const data = await loadIntentPage(tenantId, intentKey);
   if (!data) notFound();
-  const { intent, audit, policyMode, systemActors } = data;
+  const { intent, audit, policyMode, systemActors, threshold } = data;
   const now = new Date();
   const canAct = hasAnyRole(user.roles, OPERATOR_ROLES);
+  const nextUnknown = canAct ? await nextUnknownPath(user.id, intent.id, now) : null;
+  // Only an unknown intent has an open question; any other says why there is nothing to resolve.
+  const settled: Settled | null =
+    intent.status === "unknown"
+      ? null
+      : {
+          status: intent.status,
+          at: intent.resolvedAt ?? intent.settledAt ?? intent.attempts.at(-1)?.finishedAt ?? intent.updatedAt,
+          receipt: intent.providerResultId,
+          errorClass: intent.attempts.at(-1)?.errorClass ?? null,
+          compensationKey: intent.compensations.find((c) => c.status === "confirmed")?.intentKey ?? null,
+          leaseExpiresAt: intent.leaseExpiresAt,
+        };
   const retentionEnds = keyRetentionEndsAt(intent, intent.provider);
   const claimLive = isClaimLive(intent, now);
   // A pending request that can no longer be decided does not block: the next proposal closes it.
@@ -66,21 +80,21 @@ export default async function IntentPage({ params }: Props) {
       </header>
 
       <div className="grid gap-5 lg:grid-cols-[1fr_22rem]">
-        <div className="space-y-5">
+        <div className="min-w-0 space-y-5">
           <Facts intent={intent} now={now} retentionEnds={retentionEnds} />
 
           <ReconcilerSection intent={intent} policyMode={policyMode} />
 
           <AttemptsTable intent={intent} />
 
-          <LookupHistory intent={intent} />
+          <LookupHistory intent={intent} settled={settled} />
 
           <ResolutionList intent={intent} />
 
           <AuditTrail audit={audit} systemActors={systemActors} />
         </div>
 
-        <aside className="space-y-4" aria-label="Actions">
+        <aside className="min-w-0 space-y-4" aria-label="Actions">
           {canAct ? (
             <>
               <ClaimForm
@@ -91,7 +105,7 @@ export default async function IntentPage({ params }: Props) {
                     ? {
                         mine: intent.claimedById === user.id,
                         name: intent.claimedBy?.name ?? "someone",
-                        until: time(intent.claimExpiresAt),
+                        until: intent.claimExpiresAt,
                       }
                     : null
                 }
@@ -105,17 +119,27 @@ export default async function IntentPage({ params }: Props) {
                 methods={intent.provider.lookupMethods}
               />
               <ResolveForm
-                // A new lookup becomes the default evidence.
+                // A new lookup brings a new offer and becomes the default evidence.
                 key={intent.lookups[0]?.id ?? "no-lookup"}
                 intentId={intent.id}
                 tenantId={intent.tenantId}
-                status={intent.status}
                 version={intent.version}
                 submissionKey={randomUUID()}
                 lookups={intent.lookups.map((l) => ({
                   id: l.id,
-                  label: `${l.outcome.replace(/_/g, " ")} — ${l.method.replace(/_/g, " ")} — ${time(l.startedAt)}`,
+                  // An <option> holds text only: the time as the page prints it everywhere (UTC).
+                  label: `${l.outcome.replace(/_/g, " ")} — ${l.method.replace(/_/g, " ")} — ${formatUtc(l.startedAt)}`,
                 }))}
+                evidenceLookupId={decidingLookup(intent.lookups)?.id ?? null}
+                offers={resolutionOffer({
+                  intent,
+                  provider: intent.provider,
+                  lookups: intent.lookups,
+                  threshold,
+                  now,
+                })}
+                settled={settled}
+                nextUnknown={nextUnknown}
                 openRequest={
                   openRequest
                     ? {
@@ -123,7 +147,7 @@ export default async function IntentPage({ params }: Props) {
                         kind: KIND_LABELS[openRequest.kind],
                         progress: approvalProgress(openRequest),
                         proposer: openRequest.proposedBy.name,
-                        proposedAt: time(openRequest.createdAt),
+                        proposedAt: openRequest.createdAt,
                       }
                     : null
                 }

@@ -1,8 +1,6 @@
 import type { ReconcileMode, ReconcileState } from "@/prisma/generated/enums";
-import { formatUtc } from "@/lib/format";
+import { Time } from "@/components/time";
 import type { IntentView } from "./load";
-
-const time = formatUtc;
 
 const STATE_WORDS: Record<ReconcileState, string> = {
   active: "Working on it",
@@ -52,7 +50,7 @@ export function ReconcilerSection({ intent, policyMode }: { intent: IntentView; 
       <h2 id="reconciler" className="mb-2 font-semibold">
         Reconciler
       </h2>
-      <dl className="grid grid-cols-[12rem_1fr] gap-y-1 text-sm">
+      <dl className="grid grid-cols-1 gap-y-1 text-sm sm:grid-cols-[12rem_1fr]">
         <dt className="text-slate-600">State</dt>
         <dd data-testid="reconciler-state" className="font-medium">
           {STATE_WORDS[r.state]}
@@ -65,7 +63,7 @@ export function ReconcilerSection({ intent, policyMode }: { intent: IntentView; 
             "None yet"
           ) : lastLookup ? (
             <a href={`#lookup-${lastLookup.id}`} className="text-blue-800 underline">
-              {outcome} ({time(lastLookup.startedAt)})
+              {outcome} (<Time value={lastLookup.startedAt} precision="second" />)
             </a>
           ) : (
             outcome
@@ -81,9 +79,13 @@ export function ReconcilerSection({ intent, policyMode }: { intent: IntentView; 
           {plural(r.tries, "lookup", "lookups")} · {plural(r.redispatches, "redispatch", "redispatches")}
         </dd>
         <dt className="text-slate-600">Last tried</dt>
-        <dd>{time(r.lastTriedAt)}</dd>
+        <dd>
+          <Time value={r.lastTriedAt} precision="second" />
+        </dd>
         <dt className="text-slate-600">Next try</dt>
-        <dd data-testid="reconciler-next">{r.state === "active" ? time(r.nextAt) : "—"}</dd>
+        <dd data-testid="reconciler-next">
+          {r.state === "active" ? <Time value={r.nextAt} precision="second" /> : "—"}
+        </dd>
       </dl>
     </section>
   );

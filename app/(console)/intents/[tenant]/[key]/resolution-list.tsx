@@ -1,10 +1,9 @@
 import Link from "next/link";
+import { Time } from "@/components/time";
 import { ActorName } from "@/components/actor-name";
 import { StatusBadge } from "@/components/status-badge";
-import { formatUtc, intentPath } from "@/lib/format";
+import { intentPath } from "@/lib/format";
 import type { IntentView } from "./load";
-
-const time = formatUtc;
 
 export function ResolutionList({ intent }: { intent: IntentView }) {
   if (intent.compensations.length === 0 && intent.resolutions.length === 0) return null;
@@ -17,7 +16,8 @@ export function ResolutionList({ intent }: { intent: IntentView }) {
         {intent.resolutions.map((r) => (
           <li key={r.id}>
             <strong>{r.kind.replace(/_/g, " ")}</strong> — {r.status.replace(/_/g, " ")} · proposed by{" "}
-            <ActorName name={r.proposedBy.name} system={r.proposedBy.system} /> at {time(r.createdAt)}
+            <ActorName name={r.proposedBy.name} system={r.proposedBy.system} /> at{" "}
+            <Time value={r.createdAt} precision="second" />
             {r.requiredApprovals > 0 &&
               ` · ${r.approvals.filter((a) => a.decision === "approved").length}/${r.requiredApprovals} approvals`}
             <div className="text-slate-600">“{r.reason}”</div>

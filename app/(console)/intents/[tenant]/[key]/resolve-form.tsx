@@ -1,28 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState, useState } from "react";
-import { ActionAlert, FieldError, fieldError, type ActionState } from "@/components/action-feedback";
+import { useActionState, useRef, useState } from "react";
+import { ActionAlert } from "@/components/action-feedback";
+import { Time } from "@/components/time";
+import type { KindOffer } from "@/lib/resolution/offer";
 import { proposeAction } from "./actions";
-
-const KINDS = [
-  {
-    id: "accept_receipt",
-    label: "Accept receipt",
-    hint: "The provider has exactly this effect (found matching).",
-  },
-  {
-    id: "mark_rejected",
-    label: "Mark rejected",
-    hint: "The provider proved it absent; safe to retry with the same key.",
-  },
-  {
-    id: "start_compensation",
-    label: "Start compensation",
-    hint: "Refund a charge that happened; needs an approver.",
-  },
-  { id: "escalate", label: "Escalate", hint: "The evidence is ambiguous; keep it unknown and flag it." },
-] as const;
+import { ResolveFields } from "./resolve-fields";
+import { SettledNote, type Settled } from "./settled-note";
+import { useResolveShortcut } from "./use-resolve-shortcut";
 
 type Proposed = {
   resolutionId: string;
@@ -40,7 +26,7 @@ export type OpenRequest = {
   kind: string;
   progress: string;
   proposer: string;
-  proposedAt: string;
+  proposedAt: Date;
 };
 
 function outcomeText(p: Proposed): string {
@@ -54,16 +40,22 @@ function outcomeText(p: Proposed): string {
 /**
  * Propose a resolution. A plain form (it works without JavaScript): every value is a
  * named field, the submission key a hidden one — a double click or a retry of one
- * submission applies once, and each success brings a fresh key.
+ * submission applies once, and each success brings a fresh key. It offers what the
+ * evidence allows (`offers`, computed on the server with the rules it applies).
  */
 export function ResolveForm(props: {
   intentId: string;
   tenantId: string;
-  status: string;
   version: number;
   submissionKey: string;
   lookups: { id: string; label: string }[];
+  /** The lookup the offer rests on: the evidence the form cites unless the person picks another. */
+  evidenceLookupId: string | null;
+  offers: KindOffer[];
   openRequest: OpenRequest | null;
+  settled: Settled | null;
+  /** The next intent in the inbox's order, for after a success. */
+  nextUnknown: string | null;
 }) {
   const [state, formAction, pending] = useActionState(proposeAction, {});
   // The key of the submission being made: kept across refreshes of the page and across a
@@ -71,19 +63,38 @@ export function ResolveForm(props: {
   const [submissionKey, setSubmissionKey] = useState(props.submissionKey);
   const nextKey = state.data?.nextSubmissionKey;
   if (nextKey && nextKey !== submissionKey) setSubmissionKey(nextKey);
-  const resolvable = props.status === "unknown" || props.status === "confirmed";
+  const section = useRef<HTMLElement>(null);
+  useResolveShortcut(section);
+  const offered = props.offers.some((o) => o.allowed || o.externalOnly);
   return (
     <section
+      ref={section}
+      id="resolve"
+      tabIndex={-1}
       aria-labelledby="resolve-heading"
       className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm"
     >
-      <h2 id="resolve-heading" className="font-semibold">
-        Resolve
-      </h2>
-      {state.data && !pending && (
-        <p role="status" className="rounded bg-green-50 p-2 text-green-900">
-          {outcomeText(state.data)}
+      <div className="flex items-baseline justify-between gap-2">
+        <h2 id="resolve-heading" className="font-semibold">
+          Resolve
+        </h2>
+        <p className="text-xs text-slate-600">
+          Press <kbd className="rounded border border-slate-300 px-1 font-mono">r</kbd> to jump here
         </p>
+      </div>
+      {state.data && !pending && (
+        <>
+          <p role="status" className="rounded bg-green-50 p-2 text-green-900">
+            {outcomeText(state.data)}
+          </p>
+          {props.nextUnknown ? (
+            <Link className="block font-medium text-blue-800 underline" href={props.nextUnknown}>
+              Next unknown
+            </Link>
+          ) : (
+            <p className="text-xs text-slate-600">No other unknown intent waits in the inbox.</p>
+          )}
+        </>
       )}
       <ActionAlert state={state} />
       {props.openRequest ? (
@@ -95,141 +106,37 @@ export function ResolveForm(props: {
           <p>
             A <strong>{props.openRequest.kind}</strong> request is waiting for approval (
             {props.openRequest.progress}
-            ), proposed by {props.openRequest.proposer} at {props.openRequest.proposedAt}. Nothing else can be
-            proposed until an approver decides or it expires.
+            ), proposed by {props.openRequest.proposer} at <Time value={props.openRequest.proposedAt} />.
+            Nothing else can be proposed until an approver decides or it expires.
           </p>
           <Link className="text-blue-800 underline" href={`/approvals#request-${props.openRequest.id}`}>
             See it in Approvals
           </Link>
         </div>
-      ) : resolvable ? (
+      ) : offered ? (
         // A fresh set of fields after each success (a new key), so nothing typed lingers.
         <ResolveFields
           key={submissionKey}
-          {...props}
+          intentId={props.intentId}
+          tenantId={props.tenantId}
+          version={props.version}
           submissionKey={submissionKey}
+          lookups={props.lookups}
+          evidenceLookupId={props.evidenceLookupId}
+          offers={props.offers}
           formAction={formAction}
           pending={pending}
           state={state}
         />
       ) : (
-        <p className="text-xs text-slate-600">This intent is {props.status}; there is nothing to resolve.</p>
+        <p className="text-xs text-slate-600">
+          {props.settled ? (
+            <SettledNote settled={props.settled} />
+          ) : (
+            "Nothing can be resolved on this evidence yet: ask the provider."
+          )}
+        </p>
       )}
     </section>
-  );
-}
-
-function ResolveFields({
-  intentId,
-  tenantId,
-  version,
-  submissionKey,
-  lookups,
-  formAction,
-  pending,
-  state,
-}: {
-  intentId: string;
-  tenantId: string;
-  version: number;
-  submissionKey: string;
-  lookups: { id: string; label: string }[];
-  formAction: (form: FormData) => void;
-  pending: boolean;
-  state: ActionState;
-}) {
-  // Controlled, so a refusal keeps what was typed (React resets uncontrolled fields after an action).
-  const [kind, setKind] = useState("");
-  const [evidence, setEvidence] = useState(lookups[0]?.id ?? "");
-  const [external, setExternal] = useState("");
-  const [reason, setReason] = useState("");
-  const errors = {
-    kind: fieldError(state, "kind"),
-    externalEvidenceRef: fieldError(state, "externalEvidenceRef"),
-    reason: fieldError(state, "reason"),
-  };
-  return (
-    <form action={formAction} aria-label="Resolve" className="group space-y-3">
-      <input type="hidden" name="intentId" value={intentId} />
-      <input type="hidden" name="tenantId" value={tenantId} />
-      <input type="hidden" name="expectedVersion" value={version} />
-      <input type="hidden" name="submissionKey" value={submissionKey} />
-      <fieldset className="space-y-1" aria-describedby="kind-error">
-        <legend className="text-xs text-slate-600">Resolution</legend>
-        {KINDS.map((k) => (
-          <label key={k.id} className="flex items-start gap-2">
-            <input
-              type="radio"
-              name="kind"
-              value={k.id}
-              checked={kind === k.id}
-              onChange={() => setKind(k.id)}
-              required
-              className="mt-1"
-            />
-            <span>
-              {k.label}
-              <span className="block text-xs text-slate-600">{k.hint}</span>
-            </span>
-          </label>
-        ))}
-        <FieldError id="kind-error" message={errors.kind} />
-      </fieldset>
-      <label className="block">
-        <span className="text-xs text-slate-600">Evidence</span>
-        <select
-          name="evidence"
-          value={evidence}
-          onChange={(e) => setEvidence(e.target.value)}
-          className="w-full rounded border border-slate-300 px-2 py-1"
-        >
-          <option value="">None</option>
-          {lookups.map((l) => (
-            <option key={l.id} value={l.id}>
-              Lookup: {l.label}
-            </option>
-          ))}
-          <option value="external">External evidence reference…</option>
-        </select>
-      </label>
-      {/* Shown when "External evidence reference" is chosen — by CSS, so it works without JavaScript too. */}
-      <label className="hidden group-has-[option[value=external]:checked]:block">
-        <span className="text-xs text-slate-600">External evidence reference (always needs an approver)</span>
-        <input
-          name="externalEvidenceRef"
-          value={external}
-          onChange={(e) => setExternal(e.target.value)}
-          maxLength={200}
-          aria-invalid={errors.externalEvidenceRef ? true : undefined}
-          aria-describedby="external-error"
-          className="w-full rounded border border-slate-300 px-2 py-1"
-          placeholder="Ticket or statement reference"
-        />
-        <FieldError id="external-error" message={errors.externalEvidenceRef} />
-      </label>
-      <label className="block">
-        <span className="text-xs text-slate-600">Reason</span>
-        <textarea
-          name="reason"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          rows={3}
-          minLength={5}
-          maxLength={2000}
-          required
-          aria-invalid={errors.reason ? true : undefined}
-          aria-describedby="reason-error"
-          className="w-full rounded border border-slate-300 px-2 py-1"
-        />
-        <FieldError id="reason-error" message={errors.reason} />
-      </label>
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded bg-slate-900 px-3 py-1.5 font-medium text-white disabled:opacity-50"
-      >
-        {pending ? "Submitting…" : "Submit resolution"}
-      </button>
-    </form>
   );
 }

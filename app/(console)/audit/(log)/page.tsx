@@ -2,18 +2,17 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { auditFiltersQuery, auditPage, parseAuditFilters } from "@/lib/audit/query";
 import { requirePageRole } from "@/lib/auth/session";
-import { formatUtc, intentPath } from "@/lib/format";
+import { intentPath } from "@/lib/format";
 import { db } from "@/lib/db";
 import { screenRoles } from "@/lib/nav";
 import { ActorName } from "@/components/actor-name";
 import { QueryProblems } from "@/components/query-problems";
-import { VerifyButton } from "./verify-button";
+import { Time } from "@/components/time";
+import { VerifyButton } from "../verify-button";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-const time = (d: Date) => formatUtc(d).replace(" UTC", "");
 
 export default async function AuditPage({ searchParams }: Props) {
   const { values: filters, problems } = parseAuditFilters(await searchParams);
@@ -112,17 +111,36 @@ export default async function AuditPage({ searchParams }: Props) {
           Reset
         </Link>
       </form>
-      <table className="w-full rounded border border-slate-200 bg-white text-sm" aria-label="Audit events">
+      <table
+        className="responsive-table w-full rounded border border-slate-200 bg-white text-sm"
+        aria-label="Audit events"
+      >
         <thead>
           <tr className="border-b border-slate-200 text-left text-xs text-slate-600">
-            <th className="p-2">#</th>
-            <th className="p-2">When (UTC)</th>
-            <th className="p-2">Actor</th>
-            <th className="p-2">Action</th>
-            <th className="p-2">Target</th>
-            <th className="p-2">Status</th>
-            <th className="p-2">Reason</th>
-            <th className="p-2">Evidence</th>
+            <th scope="col" className="p-2">
+              #
+            </th>
+            <th scope="col" className="p-2">
+              When
+            </th>
+            <th scope="col" className="p-2">
+              Actor
+            </th>
+            <th scope="col" className="p-2">
+              Action
+            </th>
+            <th scope="col" className="p-2">
+              Target
+            </th>
+            <th scope="col" className="p-2">
+              Status
+            </th>
+            <th scope="col" className="p-2">
+              Reason
+            </th>
+            <th scope="col" className="p-2">
+              Evidence
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -138,9 +156,13 @@ export default async function AuditPage({ searchParams }: Props) {
             const resolutionId = (e.details as { resolutionId?: string } | null)?.resolutionId;
             return (
               <tr key={String(e.seq)} className="border-b border-slate-100 align-top">
-                <td className="p-2 tabular-nums text-slate-600">{String(e.seq)}</td>
-                <td className="p-2 whitespace-nowrap">{time(e.occurredAt)}</td>
-                <td className="p-2">
+                <td data-label="#" className="p-2 tabular-nums text-slate-600">
+                  {String(e.seq)}
+                </td>
+                <td data-label="When" className="p-2 whitespace-nowrap">
+                  <Time value={e.occurredAt} precision="second" />
+                </td>
+                <td data-label="Actor" className="p-2">
                   {e.actorId && systemActors.has(e.actorId) ? (
                     <>
                       <ActorName name={systemActors.get(e.actorId)} system />
@@ -153,8 +175,10 @@ export default async function AuditPage({ searchParams }: Props) {
                     <div className="text-xs text-slate-600">{e.actorRoles.join(", ")}</div>
                   )}
                 </td>
-                <td className="p-2 font-mono text-xs">{e.action}</td>
-                <td className="p-2 text-xs">
+                <td data-label="Action" className="p-2 font-mono text-xs">
+                  {e.action}
+                </td>
+                <td data-label="Target" className="p-2 text-xs">
                   {intent ? (
                     <Link className="font-mono text-blue-800 underline" href={intentPath(intent)}>
                       {intent.intentKey}
@@ -164,15 +188,17 @@ export default async function AuditPage({ searchParams }: Props) {
                   )}
                   {e.tenantId && <div className="text-slate-600">{e.tenantId}</div>}
                 </td>
-                <td className="p-2 text-xs">
+                <td data-label="Status" className="p-2 text-xs">
                   {e.beforeStatus && e.afterStatus
                     ? e.beforeStatus === e.afterStatus
                       ? e.afterStatus
                       : `${e.beforeStatus} → ${e.afterStatus}`
                     : ""}
                 </td>
-                <td className="p-2 text-xs">{e.reason}</td>
-                <td className="p-2 text-xs">
+                <td data-label="Reason" className="p-2 text-xs">
+                  {e.reason}
+                </td>
+                <td data-label="Evidence" className="p-2 text-xs break-all">
                   {e.evidenceRef}
                   {resolutionId && (
                     <div>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { hasAnyRole } from "@/lib/auth/roles";
 import { requirePageRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { ledgerOverview } from "@/lib/ledger/overview";
@@ -8,7 +9,7 @@ import { OverviewFigures } from "./overview-figures";
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
-  await requirePageRole(screenRoles("/"), "/");
+  const user = await requirePageRole(screenRoles("/"), "/");
   const overview = await ledgerOverview(db);
   return (
     <div className="space-y-6">
@@ -16,7 +17,8 @@ export default async function OverviewPage() {
         <h1 className="text-2xl font-semibold">Ledger overview</h1>
         <p className="text-sm text-slate-600">Every recorded effect intent, by tenant and status.</p>
       </div>
-      <OverviewFigures initial={overview} />
+      {/* The unknown counts link to the inbox, for those who may open it (admins may not). */}
+      <OverviewFigures initial={overview} inboxLinks={hasAnyRole(user.roles, screenRoles("/inbox"))} />
     </div>
   );
 }
