@@ -1,4 +1,4 @@
-import type { EffectIntent, Reconciliation } from "@/prisma/generated/client";
+import type { EffectIntent, ReconcilePolicy, Reconciliation } from "@/prisma/generated/client";
 import { rebuildRequest } from "@/lib/effects/replay";
 import { staleness } from "@/lib/resolution/requests";
 import { appendAudit } from "@/lib/audit/append";
@@ -65,12 +65,15 @@ export async function reconcileUntilIdle(o: ReconcilerOptions): Promise<PassCoun
 
 type Done = (data: Parameters<typeof finish>[3]) => Promise<boolean>;
 
-/** Why the reconciler leaves an intent alone now, and until when — before any lookup. */
+/**
+ * Why the reconciler leaves an intent alone now, and until when — before any lookup; or
+ * the policy it acts under.
+ */
 async function leaveAlone(
   o: ReconcilerOptions,
   intent: EffectIntent,
   now: Date,
-): Promise<{ data: Parameters<typeof finish>[3] } | null> {
+): Promise<{ data: Parameters<typeof finish>[3] } | { policy: ReconcilePolicy }> {
   if (intent.status !== "unknown")
     return {
       data: {
@@ -114,7 +117,7 @@ async function leaveAlone(
         lastReason: "A person's request for it waits for approval; the reconciler waits for that decision.",
       },
     };
-  return null;
+  return { policy };
 }
 
 async function reconcileOne(o: ReconcilerOptions, row: Reconciliation, now: () => Date): Promise<Outcome> {
@@ -129,10 +132,8 @@ async function reconcileOne(o: ReconcilerOptions, row: Reconciliation, now: () =
       "skipped"
     );
   const alone = await leaveAlone(o, intent, now());
-  if (alone) return (await done(alone.data), "skipped");
-  const policy = (await o.db.reconcilePolicy.findUnique({
-    where: { tenantId_providerId: { tenantId: intent.tenantId, providerId: intent.providerId } },
-  }))!;
+  if ("data" in alone) return (await done(alone.data), "skipped");
+  const { policy } = alone;
 
   const [provider, threshold] = await Promise.all([
     o.db.providerProfile.findUniqueOrThrow({ where: { id: intent.providerId } }),
